@@ -1,0 +1,1 @@
+"""The chat bot: sessions, plugins, the model loop and the nightly memory jobs."""

@@ -1,0 +1,1 @@
+"""Channel adapters: terminal, web console, Telegram, WeChat."""

@@ -1,0 +1,80 @@
+"""The layout of a memory root (DESIGN.md), and safe resolution of paths inside it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from memory.errors import PathOutsideRoot
+
+NOTE_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.md$")
+
+
+@dataclass(frozen=True)
+class MemoryRoot:
+    """One chat scope's memory: ``MEMORY.md`` plus the ``memory/`` folder."""
+
+    path: Path
+
+    @classmethod
+    def at(cls, path: str | Path) -> MemoryRoot:
+        return cls(Path(path).expanduser().resolve())
+
+    @property
+    def memory_md(self) -> Path:
+        return self.path / "MEMORY.md"
+
+    @property
+    def notes_dir(self) -> Path:
+        return self.path / "memory"
+
+    @property
+    def archive(self) -> Path:
+        return self.notes_dir / "archive.md"
+
+    @property
+    def diary_dir(self) -> Path:
+        return self.notes_dir / "dreams"
+
+    @property
+    def state_dir(self) -> Path:
+        return self.notes_dir / ".dreams"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.notes_dir / ".index"
+
+    def daily_note(self, day: date) -> Path:
+        return self.notes_dir / f"{day.isoformat()}.md"
+
+    def diary(self, day: date) -> Path:
+        return self.diary_dir / f"{day.isoformat()}.md"
+
+    def note_dates(self) -> list[date]:
+        """Dates of the daily notes present, oldest first."""
+        if not self.notes_dir.is_dir():
+            return []
+        days = []
+        for child in self.notes_dir.iterdir():
+            match = NOTE_NAME.match(child.name)
+            if match and child.is_file():
+                try:
+                    days.append(date(*map(int, match.groups())))
+                except ValueError:
+                    continue
+        return sorted(days)
+
+    def relative(self, path: Path) -> str:
+        """``path`` relative to the root, with forward slashes."""
+        return path.resolve().relative_to(self.path).as_posix()
+
+    def resolve(self, relative: str) -> Path:
+        """Resolve a root-relative path, refusing anything that escapes the root."""
+        if not relative or "\x00" in relative:
+            raise PathOutsideRoot(f"invalid path: {relative!r}")
+        candidate = (self.path / relative).resolve()
+        if candidate != self.path and self.path not in candidate.parents:
+            raise PathOutsideRoot(f"path is outside the memory root: {relative}")
+        return candidate

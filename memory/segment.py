@@ -1,0 +1,90 @@
+"""Word segmentation for Chinese and English text, shared by search and grounding.
+
+jieba splits Chinese; ASCII words, identifiers and numbers are kept whole (``API_KEY``,
+``ECONNREFUSED``, ``v2.3``) so exact strings still match. Tokens are lower-cased.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from functools import lru_cache
+
+import jieba
+
+jieba.setLogLevel(logging.WARNING)
+_init_lock = threading.Lock()
+_initialised = False
+
+# An ASCII "word": letters, digits and the joiners that occur inside identifiers.
+_ASCII_WORD = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_.\-:/@]*[A-Za-z0-9])?")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_SPLIT = re.compile(r"([A-Za-z0-9](?:[A-Za-z0-9_.\-:/@]*[A-Za-z0-9])?)")
+
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    的 了 和 是 在 我 你 他 她 它 们 这 那 也 就 都 而 及 与 着 或 一个 没有 我们 你们 他们
+    吗 呢 吧 啊 呀 哦 嗯 么 把 被 让 给 对 从 到 为 以 之 于 上 下 中 又 还 很 太 要 会 能
+    the a an and or of to in on at for with by from is are was were be been being it its
+    this that these those i you he she we they me my your his her our their them as but
+    if so not no do does did have has had will would can could should may might just
+    about into than then there here what which who whom how when where why all any
+    """.split()
+)
+
+
+def _ensure_jieba() -> None:
+    global _initialised
+    if _initialised:
+        return
+    with _init_lock:
+        if not _initialised:
+            jieba.initialize()
+            _initialised = True
+
+
+def _cjk_words(run: str, *, for_search: bool) -> list[str]:
+    _ensure_jieba()
+    words = jieba.lcut_for_search(run) if for_search else jieba.lcut(run)
+    return [w for w in words if w.strip()]
+
+
+@lru_cache(maxsize=65536)
+def _tokens(text: str, for_search: bool) -> tuple[str, ...]:
+    out: list[str] = []
+    for piece in _SPLIT.split(text):
+        if not piece:
+            continue
+        if _ASCII_WORD.fullmatch(piece):
+            word = piece.lower()
+            out.append(word)
+            if for_search and any(c in word for c in "_.-:/@"):
+                out.extend(p for p in re.split(r"[_.\-:/@]+", word) if p)
+            continue
+        for run in _CJK.findall(piece):
+            out.extend(_cjk_words(run, for_search=for_search))
+    return tuple(out)
+
+
+def tokens(text: str, *, for_search: bool = False) -> list[str]:
+    """All word tokens of ``text``, in order, lower-cased, punctuation dropped.
+
+    ``for_search`` uses jieba's search mode (``cut_for_search``: overlapping sub-words)
+    and also splits compound identifiers into their parts.
+    """
+    return list(_tokens(text, for_search))
+
+
+def content_words(text: str, *, for_search: bool = False) -> list[str]:
+    """``tokens`` without stopwords and single Latin letters."""
+    return [
+        t
+        for t in tokens(text, for_search=for_search)
+        if t not in STOPWORDS and not (len(t) == 1 and t.isascii() and t.isalpha())
+    ]
+
+
+def has_cjk(text: str) -> bool:
+    """True when ``text`` contains Chinese characters."""
+    return _CJK.search(text) is not None
