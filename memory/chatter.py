@@ -1,0 +1,82 @@
+"""Recognising transient chatter: greetings, acknowledgements, small talk, tool noise.
+
+Pure functions shared by the rule-based flush and the extractive dream.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.segment import content_words, has_cjk
+
+_ACK_WORDS = frozenset(
+    """
+    hi hello hey yo morning night bye goodbye thanks thank thx ty ok okay k sure cool nice great
+    lol yes yeah yep no nope alright np welcome you so much got it see sounds good
+    你好 您好 嗨 哈喽 早 早上好 早安 午安 晚上好 晚安 拜拜 再见 谢谢 多谢 谢啦 感谢 好的 好 行
+    可以 收到 明白 了解 知道了 没问题 不客气 呵呵 嘿嘿 是的 对 没事 好吧 嗯嗯 嗯 哦 噢 喔 哈哈
+    """.split()
+)
+_PIECES = re.compile(r"[\s,，、.。!！?？~～…:：;；]+")
+_FILLER = re.compile(r"^(?:[嗯哦噢哈呵嘿]+|haha+|h[ae]h[ae]+)$", re.I)
+_TRAILING_PARTICLES = re.compile(r"[呀啊哈啦了呢吧哦喔]+$")
+
+_SMALL_TALK = re.compile(
+    r"(?i)(今天天气|天气(?:真|不错|很好|好热|好冷)|how are you|how's it going|what's up|"
+    r"你在吗|在吗|在不在|你是谁|你叫什么|are you there|who are you|"
+    r"今天(?:好|真)?(?:累|困|无聊)|i'?m (?:bored|tired) today|"
+    r"(?:讲|说)个笑话|tell me a joke)"
+)
+
+_TOOL_NOISE = re.compile(
+    r"(?i)^\s*(?:\[?(?:tool|function)[ _]?(?:call|result|output)\]?|```|\{\s*\"|traceback|"
+    r"calling tool|tool_call|<tool)"
+)
+
+_QUESTION = re.compile(r"[?？]\s*$")
+_QUESTION_START = re.compile(
+    r"(?i)^(?:what|when|where|who|why|how|which|can you|could you|would you|do you|is it|"
+    r"are there|is there|请问|什么|怎么|为什么|哪|谁|几|多少|能不能|可不可以|你能|你会|是不是)"
+)
+
+
+def is_greeting_or_ack(text: str) -> bool:
+    """Only greetings, thanks, acknowledgements and fillers ("好的，谢谢", "ok thanks!")."""
+    pieces = [p for p in _PIECES.split(text.strip().lower()) if p]
+    if not pieces:
+        return True
+    for piece in pieces:
+        words = piece.split()
+        core = _TRAILING_PARTICLES.sub("", piece) or piece
+        if _FILLER.match(piece) or core in _ACK_WORDS:
+            continue
+        if words and all(w in _ACK_WORDS for w in words):
+            continue
+        return False
+    return True
+
+
+def is_tool_noise(text: str) -> bool:
+    return bool(_TOOL_NOISE.match(text))
+
+
+def is_small_talk(text: str) -> bool:
+    return bool(_SMALL_TALK.search(text)) and len(content_words(text)) <= 6
+
+
+def is_question(text: str) -> bool:
+    stripped = text.strip()
+    return bool(_QUESTION.search(stripped)) or bool(_QUESTION_START.match(stripped))
+
+
+def too_short(text: str) -> bool:
+    """Fewer than two content words (or three CJK characters): nothing to remember."""
+    words = content_words(text)
+    if has_cjk(text):
+        return len("".join(words)) < 3
+    return len(words) < 2
+
+
+def is_chatter(text: str) -> bool:
+    """True for text not worth keeping in memory on its own."""
+    return is_greeting_or_ack(text) or is_tool_noise(text) or is_small_talk(text) or too_short(text)

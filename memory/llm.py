@@ -1,0 +1,110 @@
+"""The chat model boundary: one small protocol and its OpenAI-compatible implementation."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import openai
+
+from memory.errors import ModelError, UsageError
+
+
+class ChatModel(Protocol):
+    """Anything that turns chat messages into one text answer."""
+
+    model: str
+
+    def complete(self, messages: list[dict[str, Any]], *, json_object: bool = False) -> str:
+        """Return the assistant's text; raise :class:`ModelError` on any failure."""
+        ...
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """Where the model lives. ``api_key`` is a secret: never log it."""
+
+    model: str
+    api_key: str | None = None
+    base_url: str | None = None
+    timeout: float = 60.0
+
+    def __repr__(self) -> str:  # keep the key out of logs and tracebacks
+        return f"LLMSettings(model={self.model!r}, base_url={self.base_url!r})"
+
+
+class OpenAIChatModel:
+    """A chat model behind any OpenAI-compatible ``/chat/completions`` endpoint."""
+
+    def __init__(self, settings: LLMSettings) -> None:
+        self.settings = settings
+        self.model = settings.model
+        self.client = openai.OpenAI(
+            api_key=settings.api_key or "not-needed",
+            base_url=settings.base_url or None,
+            timeout=settings.timeout,
+            max_retries=1,
+        )
+
+    def complete(self, messages: list[dict[str, Any]], *, json_object: bool = False) -> str:
+        kwargs: dict[str, Any] = {}
+        if json_object:
+            kwargs["response_format"] = {"type": "json_object"}
+        try:
+            response = self.client.chat.completions.create(
+                model=self.model,
+                messages=messages,  # type: ignore[arg-type]
+                temperature=0,
+                **kwargs,
+            )
+        except openai.APIError as exc:
+            raise ModelError(f"model call failed: {type(exc).__name__}: {_short(exc)}") from exc
+        except Exception as exc:  # transport errors not wrapped by openai
+            raise ModelError(f"model call failed: {type(exc).__name__}: {_short(exc)}") from exc
+        if not response.choices:
+            raise ModelError("model returned no choices")
+        content = response.choices[0].message.content
+        if content is None:
+            raise ModelError("model returned an empty message")
+        return content
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return text[:200]
+
+
+DEFAULT_MODEL = "gpt-4o-mini"
+
+
+def settings_from(
+    config: dict[str, Any] | None, env: dict[str, str] | None = None
+) -> LLMSettings | None:
+    """LLM settings from CowAgent config keys, else the ``openai`` package's env variables.
+
+    Returns None when no model is configured (no API key and no base URL anywhere).
+    """
+    config = config or {}
+    env = dict(os.environ) if env is None else env
+    key = config.get("open_ai_api_key") or env.get("OPENAI_API_KEY")
+    base = config.get("open_ai_api_base") or env.get("OPENAI_BASE_URL")
+    if not key and not base:
+        return None
+    model = config.get("model") or env.get("OPENAI_MODEL") or DEFAULT_MODEL
+    return LLMSettings(model=str(model), api_key=key or None, base_url=base or None)
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """Read a JSON config file (CowAgent keys); a clear :class:`UsageError` if unusable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise UsageError(f"config file not found: {path}") from exc
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UsageError(f"config file {path} is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise UsageError(f"config file {path} must hold a JSON object")
+    return data
