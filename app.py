@@ -1,0 +1,50 @@
+"""CowDream: ``python app.py [--config FILE]`` runs the bot on the configured channel."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from bot.builder import build_bot
+from bot.config import load_config
+from bot.errors import BotError
+from channels.registry import create_channel
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="app.py", description=__doc__)
+    parser.add_argument("--config", type=Path, help="config file (default: ./config.json)")
+    args = parser.parse_args(argv)
+    path = args.config
+    if path is None and Path("config.json").exists():
+        path = Path("config.json")
+    try:
+        config = load_config(path)
+    except BotError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=config.log_level,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        channel = create_channel(config)
+        bot = build_bot(config, channel=channel)
+    except BotError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    bot.start()
+    try:
+        channel.run(bot)
+    except KeyboardInterrupt:
+        channel.stop()
+    finally:
+        bot.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

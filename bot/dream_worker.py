@@ -1,0 +1,149 @@
+"""Runs Deep Dreams in one background thread, one dream at a time, in request order.
+
+The bot keeps answering while a dream runs. Each finished job goes to ``on_done`` with
+its report (or the error that stopped it); a failing job is logged with its traceback and
+reported the same way as a failing handler, never silently.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from bot.messages import Scope
+from memory.errors import MemoryEngineError
+from memory.llm import ChatModel
+from memory.paths import MemoryRoot
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DreamJob:
+    scope: Scope
+    root: MemoryRoot
+    days: int
+    max_items: int
+    engine: Literal["auto", "llm", "extractive"]
+    force: bool = False
+    origin: Literal["command", "nightly", "web"] = "command"
+
+
+@dataclass(frozen=True)
+class DreamOutcome:
+    job: DreamJob
+    report: dict[str, Any]  # DreamReport.to_dict(), or {"status": "failed", "reason": ...}
+    finished: datetime
+
+
+class DreamWorker:
+    """A queue of dream jobs and the thread that runs them."""
+
+    def __init__(
+        self,
+        *,
+        model: ChatModel | None,
+        clock: Callable[[], datetime],
+        on_done: Callable[[DreamOutcome], None],
+    ) -> None:
+        self.model = model
+        self.clock = clock
+        self.on_done = on_done
+        self._queue: queue.Queue[DreamJob | None] = queue.Queue()
+        self._pending: set[str] = set()  # root paths queued or running
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._idle = threading.Condition(self._lock)
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="dream-worker", daemon=True)
+            self._thread.start()
+
+    def submit(self, job: DreamJob) -> bool:
+        """Queue ``job``; False when a dream for the same root is already queued or running."""
+        key = str(job.root.path)
+        with self._lock:
+            if key in self._pending:
+                return False
+            self._pending.add(key)
+        self._queue.put(job)
+        return True
+
+    def busy(self, root: MemoryRoot) -> bool:
+        with self._lock:
+            return str(root.path) in self._pending
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until every queued dream has finished; False on timeout."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self._pending, timeout)
+
+    def stop(self, timeout: float | None = None) -> None:
+        """Finish the queued dreams, then end the thread."""
+        if self._thread is None:
+            return
+        self._queue.put(None)
+        self._thread.join(timeout)
+        self._thread = None
+
+    def _loop(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            try:
+                report = self.run(job)
+            except Exception as exc:  # reported below, never silently
+                log.exception("dream for %s failed", job.scope.key)
+                report = {"status": "failed", "reason": _one_line(exc)}
+            outcome = DreamOutcome(job, report, self.clock())
+            try:
+                self.on_done(outcome)
+            except Exception:
+                log.exception("reporting the dream for %s failed", job.scope.key)
+            with self._idle:
+                self._pending.discard(str(job.root.path))
+                self._idle.notify_all()
+
+    def run(self, job: DreamJob) -> dict[str, Any]:
+        """Run one dream now, in this thread."""
+        from memory.dream import DreamOptions, run_dream
+
+        options = DreamOptions(
+            days=job.days, force=job.force, engine=job.engine, max_items=job.max_items
+        )
+        try:
+            report = run_dream(job.root, options, model=self.model, now=self.clock())
+        except MemoryEngineError as exc:
+            return {"status": "failed", "reason": _one_line(exc)}
+        return dict(report.to_dict())
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:300] if text else type(exc).__name__
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """A dream's result in a few plain lines for a chat."""
+    status = report.get("status", "failed")
+    reason = report.get("reason") or ""
+    if status == "skipped":
+        return f"Dream skipped: {reason or 'nothing to do'}."
+    if status != "done":
+        return f"Dream failed: {reason or 'unknown error'}."
+    counts = ", ".join(
+        f"{report.get(k, 0)} {k}"
+        for k in ("added", "merged", "superseded", "archived", "rejected")
+        if report.get(k)
+    )
+    head = f"Dream done ({report.get('engine', '?')}): {report.get('items', 0)} items in MEMORY.md"
+    head += f" ({counts})." if counts else "."
+    diary = str(report.get("diary") or "").strip()
+    return f"{head}\n\n{diary}" if diary else head

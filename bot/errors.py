@@ -1,0 +1,31 @@
+"""The bot's exceptions, apart from the memory engine's.
+
+    BotError                     base of every failure the bot reports on purpose
+    ├── ConfigError              config.json or an environment override is invalid
+    ├── PluginError              a plugin failed to load or to handle an event
+    └── ChatModelUnavailable     no model configured, or the model API failed for good
+
+    StopPropagation              control flow, not a failure: a plugin handled the event
+
+Each carries a one-line message fit to show a user; tracebacks go to the log.
+"""
+
+
+class BotError(Exception):
+    """Base class of the bot's own errors."""
+
+
+class ConfigError(BotError):
+    """The configuration is invalid; the message names the key."""
+
+
+class PluginError(BotError):
+    """A plugin could not be loaded or configured."""
+
+
+class ChatModelUnavailable(BotError):
+    """The chat model cannot answer (none configured, or the API failed)."""
+
+
+class StopPropagation(Exception):
+    """Raised by a plugin handler to stop lower-priority handlers from seeing an event."""

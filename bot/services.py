@@ -1,0 +1,30 @@
+"""The collaborators plugins get at construction: one typed bundle, built by the builder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from bot.config import BotConfig
+from bot.messages import Scope
+from bot.scopes import ScopeDirectory
+from memory.llm import ChatModel
+
+if TYPE_CHECKING:
+    from bot.dream_worker import DreamWorker
+    from bot.nightly import NightlyJob
+    from bot.search_pool import SearchPool
+
+
+@dataclass
+class BotServices:
+    config: BotConfig
+    scopes: ScopeDirectory
+    search: SearchPool
+    dreams: DreamWorker
+    nightly: NightlyJob
+    model: ChatModel | None
+    clock: Callable[[], datetime]
+    send: Callable[[Scope, str], None]

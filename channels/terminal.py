@@ -1,0 +1,57 @@
+"""The terminal channel: one message per line on standard input, replies on standard output.
+
+The terminal user is the bot's owner. At end of input ``run`` returns; the app then
+finishes pending work (dreams report here) before it exits, so it works in scripts:
+``printf '/memory status\\n' | python app.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import TextIO
+
+from bot.messages import IncomingMessage, Scope
+from channels.base import BotHandler, Channel
+
+OWNER_SCOPE = Scope("terminal", "owner", False, "terminal")
+
+
+class TerminalChannel(Channel):
+    name = "terminal"
+
+    def __init__(
+        self, stdin: TextIO | None = None, stdout: TextIO | None = None, prompt: bool = False
+    ) -> None:
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+        self.prompt = prompt
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+
+    def run(self, bot: BotHandler) -> None:
+        while not self._stop.is_set():
+            if self.prompt:
+                self._write("> ", newline=False)
+            line = self.stdin.readline()
+            if not line:
+                return
+            text = line.strip()
+            if not text:
+                continue
+            message = IncomingMessage(
+                OWNER_SCOPE, "owner", "owner", text, time=None, message_id=None
+            )
+            for reply in bot.handle(message):
+                self._write(reply)
+
+    def send(self, scope: Scope, text: str) -> None:
+        self._write(text)
+
+    def _write(self, text: str, *, newline: bool = True) -> None:
+        with self._lock:
+            self.stdout.write(text + ("\n" if newline else ""))
+            self.stdout.flush()
+
+    def stop(self) -> None:
+        self._stop.set()

@@ -1,0 +1,1 @@
+"""The plugin framework and CowDream's built-in plugins (memory, commands)."""

@@ -1,0 +1,164 @@
+"""Chat commands: ``/memory dream|status|search|undo|forget`` and ``/dreaming``.
+
+Commands that change memory (dream, undo, forget, dreaming on/off) are for the scope's
+admins; everyone in the chat may read status and search. A bad argument gets a one-line
+usage reply. ``/memory forget`` shows what it would delete and waits for
+``/memory forget confirm`` from the same person (within five minutes).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime, timedelta
+from typing import Any, ClassVar
+
+from bot.dream_worker import DreamJob
+from bot.errors import StopPropagation
+from bot.scope_state import dreaming_enabled, update_state
+from memory.errors import MemoryEngineError
+from plugins.base import Plugin, on
+from plugins.events import ChatContext, MessageReceived
+from plugins.status_text import dreaming_text, status_text
+
+log = logging.getLogger(__name__)
+
+MEMORY_USAGE = (
+    "Usage: /memory dream [N] | /memory status | /memory search <query> | "
+    "/memory undo | /memory forget <text>"
+)
+DREAM_USAGE = "Usage: /memory dream [N] (N = days of notes, 1..30)"
+DREAMING_USAGE = "Usage: /dreaming status|on|off|help"
+REFUSED = "Sorry, only this chat's admins can change its memory."
+CONFIRM_WINDOW = timedelta(minutes=5)
+
+
+class CommandsPlugin(Plugin):
+    name = "commands"
+    description = "The /memory and /dreaming chat commands"
+    default_config: ClassVar[dict[str, Any]] = {"search_results": 5}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._forget: dict[tuple[str, str], tuple[Any, datetime]] = {}
+        self._lock = threading.Lock()
+
+    @on(MessageReceived, priority=1000)
+    def dispatch(self, event: MessageReceived) -> None:
+        ctx = event.context
+        if not ctx.message.addressed:
+            return
+        words = ctx.message.text.strip().split(maxsplit=2)
+        if not words or words[0].lower() not in {"/memory", "/dreaming"}:
+            return
+        try:
+            if words[0].lower() == "/memory":
+                ctx.reply = self.memory(ctx, words[1:])
+            else:
+                ctx.reply = self.dreaming(ctx, words[1:])
+        except MemoryEngineError as exc:
+            ctx.reply = str(exc)
+        raise StopPropagation
+
+    # /memory -----------------------------------------------------------------------
+
+    def memory(self, ctx: ChatContext, args: list[str]) -> str:
+        sub = args[0].lower() if args else ""
+        rest = args[1].strip() if len(args) > 1 else ""
+        if sub == "status" and not rest:
+            return status_text(self.services, ctx)
+        if sub == "search":
+            return self.search(ctx, rest) if rest else "Usage: /memory search <query>"
+        if sub not in {"dream", "undo", "forget"} or (sub == "undo" and rest):
+            return MEMORY_USAGE
+        if not ctx.is_admin:
+            return REFUSED
+        if sub == "dream":
+            return self.dream(ctx, rest)
+        if sub == "undo":
+            from memory.history import undo
+
+            return f"Undone: {undo(ctx.root)}"
+        return self.forget(ctx, rest)
+
+    def dream(self, ctx: ChatContext, arg: str) -> str:
+        config = self.services.config
+        days = config.dream_days
+        if arg:
+            if not arg.isdigit() or not 1 <= int(arg) <= 30:
+                return DREAM_USAGE
+            days = int(arg)
+        job = DreamJob(
+            ctx.scope, ctx.root, days, config.dream_max_items, config.dream_engine, origin="command"
+        )
+        if not self.services.dreams.submit(job):
+            return "A dream is already running for this chat; I will report when it is done."
+        return f"Dream started over the last {days} day(s) of notes; I will report when done."
+
+    def search(self, ctx: ChatContext, query: str) -> str:
+        limit = int(self.config["search_results"])
+        hits = self.services.search.search(ctx.root, query, limit=limit, min_score=0.0)
+        if not hits:
+            return f"No memory matches {query!r}."
+        lines = [f"Memory hits for {query!r}:"]
+        for n, hit in enumerate(hits, 1):
+            where = f"{hit['path']}#L{hit['start_line']}"
+            if hit["end_line"] != hit["start_line"]:
+                where += f"-L{hit['end_line']}"
+            snippet = " ".join(str(hit["snippet"]).split())[:160]
+            lines.append(f"{n}. [{hit['score']:.2f}] {where}: {snippet}")
+        return "\n".join(lines)
+
+    def forget(self, ctx: ChatContext, text: str) -> str:
+        from memory.forget import apply_forget, plan_forget
+
+        key = (ctx.scope.key, ctx.message.sender_id)
+        with self._lock:
+            pending = self._forget.pop(key, None)
+        if text.lower() in {"confirm", "cancel"}:
+            if pending is None or ctx.now - pending[1] > CONFIRM_WINDOW:
+                return "Nothing to confirm. Usage: /memory forget <text>"
+            if text.lower() == "cancel":
+                return "Forget cancelled; nothing was deleted."
+            removed = apply_forget(ctx.root, pending[0])
+            return f"Forgotten: {removed} line(s) deleted, including from the undo history."
+        if not text:
+            return "Usage: /memory forget <text>"
+        plan = plan_forget(ctx.root, text)
+        if not plan.matches:
+            return f"Nothing in this chat's memory matches {text!r}."
+        with self._lock:
+            self._forget[key] = (plan, ctx.now)
+        shown = "\n".join(
+            f"- {path}:{line}: {body.strip()}" for path, line, body in plan.matches[:10]
+        )
+        more = f"\n(and {len(plan.matches) - 10} more)" if len(plan.matches) > 10 else ""
+        return (
+            f"{plan.summary()}\n{shown}{more}\n"
+            "Send /memory forget confirm within 5 minutes to delete them "
+            "(/memory forget cancel to keep them)."
+        )
+
+    # /dreaming ---------------------------------------------------------------------
+
+    def dreaming(self, ctx: ChatContext, args: list[str]) -> str:
+        sub = " ".join(args).strip().lower() or "status"
+        if sub == "help":
+            return (
+                "/dreaming status: nightly dreaming state, next run, last result\n"
+                "/dreaming on | off: turn this chat's nightly dream on or off (admins)\n"
+                "/memory dream [N]: dream now over the last N days of notes (admins)"
+            )
+        if sub == "status":
+            return dreaming_text(self.services, ctx.root)
+        if sub not in {"on", "off"}:
+            return DREAMING_USAGE
+        if not ctx.is_admin:
+            return REFUSED
+        update_state(ctx.root, dreaming=sub == "on")
+        state = "on" if dreaming_enabled(ctx.root, True) else "off"
+        log.info("dreaming %s for %s", state, ctx.scope.key)
+        return f"Nightly dreaming is now {state} for this chat."
+
+
+PLUGIN = CommandsPlugin

@@ -1,0 +1,136 @@
+"""The memory plugin: feeds conversations into daily notes and memory into the prompt.
+
+- ``ContextHandled``: MEMORY.md (provenance stripped, within ``memory_prompt_max_chars``)
+  joins the system prompt; up to ``archive_hints`` archived items whose trigger words
+  match the message go into a hidden context block; the model gets ``memory_search`` and
+  ``memory_get``. Without a model it answers honestly and shows the memory hits instead.
+- ``ContextTrimmed``: the turns are summarised into the scope's daily note.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any, ClassVar
+
+from bot.scope_state import mark_changed
+from memory.flush import flush_turns
+from memory.memory_file import prompt_memory, read_archive
+from memory.paths import MemoryRoot
+from memory.transcript import Turn
+from plugins.archive_hints import match_archive
+from plugins.base import Plugin, on
+from plugins.events import ContextHandled, ContextTrimmed, Tool
+
+log = logging.getLogger(__name__)
+
+OFFLINE = "No model is configured, so I cannot answer; I recorded your message."
+
+
+class MemoryPlugin(Plugin):
+    name = "memory"
+    description = "Daily notes from conversations; MEMORY.md, archive hints and tools in prompts"
+    default_config: ClassVar[dict[str, Any]] = {
+        "archive_hints": 3,
+        "offline_hits": 3,
+        "min_score": 0.35,
+        "tools": True,
+    }
+
+    @on(ContextHandled, priority=100)
+    def add_memory(self, event: ContextHandled) -> None:
+        ctx = event.context
+        limit = self.services.config.memory_prompt_max_chars
+        core = prompt_memory(ctx.root, limit) if limit else ""
+        if core:
+            event.system_blocks.append(f"Long-term memory of this chat (MEMORY.md):\n{core}")
+        archived = [item.text for item in read_archive(ctx.root)]
+        hints = match_archive(archived, ctx.message.text, limit=int(self.config["archive_hints"]))
+        if hints:
+            lines = "\n".join(f"- {h}" for h in hints)
+            event.hidden_blocks.append(
+                "Older memories that left MEMORY.md but match this message "
+                f"(hidden from the user; use only if relevant):\n{lines}"
+            )
+        if self.services.model is None:
+            ctx.reply = self._offline_reply(ctx.root, ctx.message.text)
+            return
+        if self.config["tools"]:
+            event.tools.extend(self._tools(ctx.root))
+
+    def _offline_reply(self, root: MemoryRoot, text: str) -> str:
+        try:
+            hits = self.services.search.search(
+                root,
+                text,
+                limit=int(self.config["offline_hits"]),
+                min_score=float(self.config["min_score"]),
+            )
+        except Exception as exc:
+            log.exception("memory search failed")
+            return f"{OFFLINE}\n(memory search failed: {exc})"
+        if not hits:
+            return f"{OFFLINE}\nNo memory matches this message."
+        lines = [f"{OFFLINE}\nMemory hits for your message:"]
+        for hit in hits:
+            where = f"{hit['path']}#L{hit['start_line']}"
+            snippet = " ".join(str(hit["snippet"]).split())[:200]
+            lines.append(f"- [{hit['score']:.2f}] {where}: {snippet}")
+        return "\n".join(lines)
+
+    def _tools(self, root: MemoryRoot) -> list[Tool]:
+        from memory.search.tools import TOOL_SCHEMAS, memory_get
+
+        pool = self.services.search
+        min_score = float(self.config["min_score"])
+
+        def search(args: dict[str, Any]) -> dict[str, Any]:
+            query = str(args.get("query", "")).strip()
+            if not query:
+                return {"error": "query is required"}
+            limit = int(args.get("max_results") or 6)
+            return pool.tool_search(root, query, limit, float(args.get("min_score") or min_score))
+
+        def get(args: dict[str, Any]) -> dict[str, Any]:
+            return dict(
+                memory_get(
+                    root,
+                    str(args.get("path", "")),
+                    int(args.get("start_line") or 1),
+                    int(args.get("num_lines") or 40),
+                )
+            )
+
+        runners = {"memory_search": search, "memory_get": get}
+        return [
+            Tool(schema, runners[schema["function"]["name"]])
+            for schema in TOOL_SCHEMAS
+            if schema["function"]["name"] in runners
+        ]
+
+    @on(ContextTrimmed, priority=100)
+    def keep(self, event: ContextTrimmed) -> None:
+        turns = [
+            Turn(
+                "assistant" if t.role == "assistant" else "user",
+                t.content,
+                datetime.fromisoformat(t.time) if t.time else None,
+                t.name,
+            )
+            for t in event.turns
+        ]
+        result = flush_turns(
+            event.root,
+            turns,
+            event.reason,
+            model=self.services.model,
+            now=event.now,
+            group=event.scope.is_group,
+        )
+        event.handled = True
+        event.summary = list(result.bullets)
+        if result.path is not None:
+            mark_changed(event.root)
+
+
+PLUGIN = MemoryPlugin
