@@ -1,0 +1,92 @@
+"""The dream diary ``memory/dreams/YYYY-MM-DD.md``: a short narrative with counts,
+in the notes' language. A second dream on the same day appends a new section."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memory.dream.model import DreamInputs, DreamReport, Proposal
+from memory.segment import has_cjk
+
+SHOW = 5
+
+
+def notes_language(inputs: DreamInputs) -> str:
+    texts = [n.text for n in inputs.notes] or [i.text for i in inputs.memory.items]
+    cjk = sum(1 for t in texts if has_cjk(t))
+    return "zh" if texts and cjk * 2 >= len(texts) else "en"
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return f"“{text}”"
+
+
+def entry(
+    inputs: DreamInputs, proposal: Proposal, report: DreamReport, now: datetime, days: int
+) -> str:
+    zh = notes_language(inputs) == "zh"
+    note_count = len({n.path for n in inputs.notes})
+    lines = [f"## Deep Dream ({now:%H:%M}, {report.engine})", ""]
+    if zh:
+        lines.append(
+            f"回顾了最近 {days} 天的 {note_count} 篇笔记（{len(inputs.notes)} 条记录）"
+            f"和 MEMORY.md 里的 {len(inputs.prior)} 条记忆。"
+        )
+    else:
+        lines.append(
+            f"Looked back over {note_count} daily notes from the last {days} days "
+            f"({len(inputs.notes)} lines) and {len(inputs.prior)} items in MEMORY.md."
+        )
+    if proposal.model_diary:
+        lines += ["", proposal.model_diary]
+    lines.append("")
+    prior_lines = {(r.path, n) for i in inputs.prior for r in i.sources for n in r.lines()}
+    added = [
+        i
+        for i in proposal.keep
+        if not any((r.path, n) in prior_lines for r in i.sources for n in r.lines())
+    ]
+    label = {
+        "merged": ("合并", "Merged"),
+        "added": ("新增", "Added"),
+        "superseded": ("被新说法取代", "Superseded"),
+        "archived": ("移入归档", "Archived"),
+        "rejected": ("拒绝（无依据）", "Rejected (not grounded)"),
+        "dropped": ("略过的闲聊", "Chatter left out"),
+    }
+
+    def head(key: str, count: int) -> str:
+        zh_label, en_label = label[key]
+        return f"- {zh_label}：{count} 条" if zh else f"- {en_label}: {count}"
+
+    lines.append(head("merged", report.merged))
+    for item, folded in proposal.merges[:SHOW]:
+        lines.append(f"  - {_quote(item.text)} ← {folded + 1} {'处' if zh else 'mentions'}")
+    lines.append(head("added", report.added))
+    lines += [f"  - {_quote(i.text)}" for i in added[:SHOW]]
+    lines.append(head("superseded", report.superseded))
+    lines += [
+        f"  - {_quote(old.text)} → {_quote(new.text)}" for old, new in proposal.superseded[:SHOW]
+    ]
+    lines.append(head("archived", report.archived))
+    reasons: dict[str, int] = {}
+    for _, reason in proposal.archive:
+        reasons[reason] = reasons.get(reason, 0) + 1
+    if reasons:
+        lines.append("  - " + ", ".join(f"{r}: {n}" for r, n in sorted(reasons.items())))
+    lines.append(head("rejected", report.rejected))
+    lines += [f"  - {_quote(t)}: {why}" for t, why in proposal.rejected[:SHOW]]
+    lines.append(head("dropped", proposal.dropped))
+    lines.append("")
+    if zh:
+        lines.append(f"现在 MEMORY.md 有 {report.items} 条记忆。")
+    else:
+        lines.append(f"MEMORY.md now holds {report.items} items.")
+    return "\n".join(lines) + "\n"
+
+
+def append_entry(old: str, day: str, text: str) -> str:
+    if not old.strip():
+        old = f"# Dream Diary: {day}\n"
+    return old.rstrip("\n") + "\n\n" + text

@@ -1,0 +1,283 @@
+"""The extractive Deep Dream engine: deterministic, offline, no model.
+
+Statements come from the prior MEMORY.md items and the bullets of the notes in the window.
+Chatter is dropped; near-duplicates merge into one item citing every line; a newer
+statement that contradicts an older one about the same thing supersedes it; the rest is
+ranked and cut at the cap, the overflow going to the archive.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+
+from memory.chatter import is_chatter, is_question
+from memory.daily_notes import split_speaker
+from memory.dream.model import DreamInputs, Proposal
+from memory.dream.similarity import KIND_WEIGHT, features, near_duplicate, supersedes
+from memory.memory_file import MemoryItem
+from memory.provenance import SourceRef
+from memory.segment import has_cjk
+
+_DATE_IN_PATH = re.compile(r"(\d{4})-(\d{2})-(\d{2})\.md$")
+_TRANSIENT = re.compile(
+    r"(?i)^(?:用户)?(?:问了?|询问|想知道)|\basked (?:about|what|how|when|where|why|whether|if)\b"
+)
+SECTION_NAMES = {
+    "preference": ("Preferences", "偏好"),
+    "person": ("People", "人物"),
+    "decision": ("Decisions and plans", "决定与计划"),
+    "lesson": ("Lessons", "经验教训"),
+    "fact": ("Facts", "事实"),
+    "other": ("Notes", "其他"),
+}
+CANDIDATES_PER_LOOKUP = 24
+
+
+@dataclass
+class Statement:
+    text: str
+    refs: tuple[SourceRef, ...]
+    day: date
+    order: int
+    prior: MemoryItem | None = None
+
+
+@dataclass
+class Cluster:
+    members: list[Statement] = field(default_factory=list)
+    superseded_by: Cluster | None = None
+
+    @property
+    def text(self) -> str:
+        # The most informative wording: the longest, the newest among equals.
+        best = max(self.members, key=lambda s: (len(s.text), s.day, s.order))
+        return best.text
+
+    @property
+    def latest(self) -> tuple[date, int]:
+        return max((s.day, s.order) for s in self.members)
+
+    @property
+    def refs(self) -> tuple[SourceRef, ...]:
+        return compress_refs(ref for s in self.members for ref in s.refs)
+
+    @property
+    def priors(self) -> list[MemoryItem]:
+        return [s.prior for s in self.members if s.prior is not None]
+
+
+def compress_refs(refs: object) -> tuple[SourceRef, ...]:
+    """Sorted, de-duplicated references, adjacent lines of a file joined into ranges."""
+    lines: dict[str, set[int]] = defaultdict(set)
+    for ref in refs:  # type: ignore[attr-defined]
+        lines[ref.path].update(ref.lines())
+    out: list[SourceRef] = []
+    for path in sorted(lines):
+        numbers = sorted(lines[path])
+        start = prev = numbers[0]
+        for n in numbers[1:]:
+            if n != prev + 1:
+                out.append(SourceRef(path, start, prev))
+                start = n
+            prev = n
+        out.append(SourceRef(path, start, prev))
+    return tuple(out)
+
+
+def _day_of(refs: tuple[SourceRef, ...], default: date) -> date:
+    days = []
+    for ref in refs:
+        match = _DATE_IN_PATH.search(ref.path)
+        if match:
+            try:
+                days.append(date(*map(int, match.groups())))
+            except ValueError:
+                continue
+    return max(days) if days else default
+
+
+def _speaker(text: str) -> str | None:
+    return split_speaker(text)[0]
+
+
+def is_transient(text: str) -> bool:
+    """Chatter, questions and "asked about ..." lines: left in the notes, not distilled."""
+    _, statement = split_speaker(text)
+    return is_chatter(statement) or is_question(statement) or bool(_TRANSIENT.search(statement))
+
+
+class ExtractiveEngine:
+    name = "extractive"
+
+    def propose(self, inputs: DreamInputs) -> Proposal:
+        statements, dropped = self._statements(inputs)
+        handwritten = [i.text for i in inputs.handwritten]
+        clusters, merged, folded_into_handwritten = self._cluster(statements, handwritten)
+        superseded = self._supersede(clusters)
+        live = [c for c in clusters if c.superseded_by is None]
+        ranked = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
+        cap = max(0, inputs.max_items - len(inputs.handwritten))
+        keep, overflow = ranked[:cap], ranked[cap:]
+
+        proposal = Proposal(keep=[self._item(c) for c in keep], dropped=dropped)
+        proposal.merged = merged + folded_into_handwritten
+        proposal.merges = [(self._item(c), n) for c, n in self._merge_counts(keep) if n]
+        for old in superseded:
+            assert old.superseded_by is not None
+            proposal.superseded.append((self._item(old), self._item(old.superseded_by)))
+            proposal.archive.append((self._item(old), "superseded"))
+        for cluster in overflow:
+            item = self._item(cluster)
+            if cluster.priors or not self._already_archived(item, inputs):
+                proposal.archive.append((item, "overflow"))
+        return proposal
+
+    # -- steps -----------------------------------------------------------------------
+
+    def _statements(self, inputs: DreamInputs) -> tuple[list[Statement], int]:
+        out: list[Statement] = []
+        order = 0
+        for item in inputs.prior:
+            out.append(
+                Statement(item.text, item.sources, _day_of(item.sources, inputs.today), order, item)
+            )
+            order += 1
+        dropped = 0
+        for line in inputs.notes:
+            if is_transient(line.text):
+                dropped += 1
+                continue
+            ref = SourceRef(line.path, line.line, line.line)
+            if inputs.archived_refs.get(f"{line.path}#L{line.line}") == "superseded":
+                continue  # judged out of date by an earlier dream
+            out.append(Statement(line.text, (ref,), line.day, order + line.line))
+        out.sort(key=lambda s: (s.day, s.order))
+        return out, dropped
+
+    def _cluster(
+        self, statements: list[Statement], handwritten: list[str]
+    ) -> tuple[list[Cluster], int, int]:
+        clusters: list[Cluster] = []
+        by_ref: dict[tuple[str, int], Cluster] = {}
+        index: dict[str, list[int]] = defaultdict(list)
+        merged = folded = 0
+        for st in statements:
+            if st.prior is None and any(near_duplicate(st.text, h) for h in handwritten):
+                folded += 1
+                continue
+            # A line an item already cites belongs to that item.
+            home = next(
+                (by_ref[(r.path, n)] for r in st.refs for n in r.lines() if (r.path, n) in by_ref),
+                None,
+            )
+            if home is None:
+                home = self._similar_cluster(st, clusters, index)
+                if home is not None and st.prior is None:
+                    merged += 1
+            if home is None:
+                home = Cluster()
+                clusters.append(home)
+                for token in self._tokens(st.text):
+                    index[token].append(len(clusters) - 1)
+            home.members.append(st)
+            for ref in st.refs:
+                for n in ref.lines():
+                    by_ref.setdefault((ref.path, n), home)
+        return clusters, merged, folded
+
+    @staticmethod
+    def _tokens(text: str) -> frozenset[str]:
+        f = features(text)
+        return f.words | f.grams
+
+    def _similar_cluster(
+        self, st: Statement, clusters: list[Cluster], index: dict[str, list[int]]
+    ) -> Cluster | None:
+        counts: Counter[int] = Counter()
+        for token in self._tokens(st.text):
+            postings = index.get(token)
+            if postings and len(postings) < 2000:
+                counts.update(postings)
+        speaker = _speaker(st.text)
+        for cid, _ in counts.most_common(CANDIDATES_PER_LOOKUP):
+            cluster = clusters[cid]
+            if _speaker(cluster.text) != speaker:
+                continue
+            if any(near_duplicate(m.text, st.text) for m in cluster.members[-3:]):
+                return cluster
+        return None
+
+    def _supersede(self, clusters: list[Cluster]) -> list[Cluster]:
+        ordered = sorted(clusters, key=lambda c: c.latest)
+        by_family: dict[str, list[Cluster]] = defaultdict(list)
+        by_word: dict[str, list[Cluster]] = defaultdict(list)
+        out: list[Cluster] = []
+        for newer in ordered:
+            f = features(newer.text)
+            if f.change or f.exclusive or f.negated:
+                seen: set[int] = set()
+                pool = [c for fam in f.families for c in by_family[fam]]
+                pool += [c for w in f.words for c in by_word.get(w, [])[:200]]
+                for older in pool:
+                    if id(older) in seen or older.superseded_by is not None:
+                        continue
+                    seen.add(id(older))
+                    if _speaker(older.text) != _speaker(newer.text):
+                        continue
+                    if older.latest < newer.latest and supersedes(newer.text, older.text):
+                        older.superseded_by = newer
+                        out.append(older)
+            for fam in f.families:
+                by_family[fam].append(newer)
+            for w in f.words:
+                by_word[w].append(newer)
+        return out
+
+    @staticmethod
+    def _rank_key(cluster: Cluster, today: date) -> tuple[float, date, int, str]:
+        f = features(cluster.text)
+        latest_day, order = cluster.latest
+        age = max(0, (today - latest_day).days)
+        distinct_days = len({s.day for s in cluster.members})
+        score = (
+            KIND_WEIGHT[f.kind]
+            + math.log2(1 + distinct_days)
+            + 1.0 / (1.0 + age / 7.0)
+            + (0.5 if cluster.priors else 0.0)
+        )
+        return (round(score, 6), latest_day, order, cluster.text)
+
+    @staticmethod
+    def _merge_counts(clusters: list[Cluster]) -> list[tuple[Cluster, int]]:
+        out = []
+        for c in clusters:
+            cited = {(r.path, n) for p in c.priors for r in p.sources for n in r.lines()}
+            fresh = [
+                s
+                for s in c.members
+                if s.prior is None and (s.refs[0].path, s.refs[0].start) not in cited
+            ]
+            out.append((c, len(fresh) - (0 if c.priors else 1)))
+        return out
+
+    @staticmethod
+    def _already_archived(item: MemoryItem, inputs: DreamInputs) -> bool:
+        return all(
+            f"{ref.path}#L{n}" in inputs.archived_refs for ref in item.sources for n in ref.lines()
+        )
+
+    @staticmethod
+    def _item(cluster: Cluster) -> MemoryItem:
+        text = cluster.text
+        sections = [p.section for p in cluster.priors if p.section]
+        if sections:
+            section = sections[-1]
+        else:
+            en, zh = SECTION_NAMES[features(text).kind]
+            section = zh if has_cjk(text) else en
+        fields = next((p.fields for p in reversed(cluster.priors) if p.fields), ())
+        return MemoryItem(text, cluster.refs, section, fields=fields)

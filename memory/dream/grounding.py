@@ -1,0 +1,99 @@
+"""The grounding verifier: a generated item must cite existing lines that support it.
+
+Support is measured as the share of the item's content words (jieba-segmented) and, for
+Chinese, of its character pairs, found in the cited lines; digits in the item must occur
+in the sources. An optional embedding similarity rescues paraphrases that share fewer words.
+Pure functions over the dream's inputs; nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from memory.dream.model import DreamInputs
+from memory.provenance import SourceRef, strip_comments
+from memory.segment import content_words
+
+SUPPORT_THRESHOLD = 0.6
+EMBEDDING_RESCUE = (0.4, 0.86)  # (minimum word support, minimum cosine similarity)
+_GENERIC = re.compile(r"(?i)用户|\bthe user\b|\buser\b|\busers\b")
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
+_NUMBER = re.compile(r"\d+(?:[.:]\d+)?")
+_BULLET_PREFIX = re.compile(r"^\s*[-*+]\s+")
+
+Similarity = Callable[[str, str], float]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    support: float
+    reason: str = ""
+
+
+def cited_text(refs: Sequence[SourceRef], inputs: DreamInputs) -> tuple[list[str], str | None]:
+    """The text of every cited line, or the first reference that does not exist."""
+    texts = []
+    for ref in refs:
+        lines = inputs.lines.get(ref.path)
+        if lines is None:
+            return [], f"cites a file that is not among the inputs: {ref}"
+        for number in ref.lines():
+            if number > len(lines) or not lines[number - 1].strip():
+                return [], f"cites a line that does not exist: {ref.path}#L{number}"
+            texts.append(strip_comments(_BULLET_PREFIX.sub("", lines[number - 1])))
+    return texts, None
+
+
+def _grams(text: str) -> set[str]:
+    grams: set[str] = set()
+    for run in _CJK_RUN.findall(text):
+        grams.update(run[i : i + 2] for i in range(len(run) - 1))
+    return grams
+
+
+def support(item: str, sources: Sequence[str]) -> float:
+    """Share of ``item``'s content (words, or Chinese character pairs) found in ``sources``."""
+    item_core = _GENERIC.sub(" ", item)
+    source = _GENERIC.sub(" ", " ".join(sources))
+    words = set(content_words(item_core))
+    if not words:
+        return 0.0
+    source_words = set(content_words(source))
+    word_share = len(words & source_words) / len(words)
+    grams = _grams(item_core)
+    gram_share = len(grams & _grams(source)) / len(grams) if grams else 0.0
+    return max(word_share, gram_share)
+
+
+def verify(
+    text: str,
+    refs: Sequence[SourceRef],
+    inputs: DreamInputs,
+    similarity: Similarity | None = None,
+) -> Verdict:
+    """Accept ``text`` only if every cited line exists and together they support it."""
+    if not text.strip():
+        return Verdict(False, 0.0, "empty text")
+    if not refs:
+        return Verdict(False, 0.0, "cites no source")
+    sources, missing = cited_text(refs, inputs)
+    if missing:
+        return Verdict(False, 0.0, missing)
+    joined = " ".join(sources)
+    for number in _NUMBER.findall(text):
+        if number not in joined:
+            return Verdict(False, 0.0, f"the number {number} is not in its sources")
+    share = support(text, sources)
+    if share >= SUPPORT_THRESHOLD:
+        return Verdict(True, share)
+    rescue_floor, rescue_cosine = EMBEDDING_RESCUE
+    if (
+        similarity is not None
+        and share >= rescue_floor
+        and similarity(text, joined) >= rescue_cosine
+    ):
+        return Verdict(True, share)
+    return Verdict(False, share, f"not supported by its sources (support {share:.2f})")

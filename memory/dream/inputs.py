@@ -1,0 +1,52 @@
+"""Gathering a dream's inputs from a root."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import date, timedelta
+
+from memory.daily_notes import parse_note, read_lines
+from memory.dream.model import DreamInputs, DreamOptions
+from memory.memory_file import parse_memory, read_archive
+from memory.paths import MemoryRoot
+
+
+def window(root: MemoryRoot, today: date, days: int) -> list[date]:
+    """Dates of the notes from the last ``days`` days, today included, oldest first."""
+    first = today - timedelta(days=days - 1)
+    return [d for d in root.note_dates() if first <= d <= today]
+
+
+def gather(root: MemoryRoot, today: date, options: DreamOptions) -> DreamInputs:
+    memory_text = root.memory_md.read_text(encoding="utf-8") if root.memory_md.exists() else ""
+    lines = {"MEMORY.md": memory_text.splitlines()}
+    notes = []
+    for day in window(root, today, options.days):
+        path = root.daily_note(day)
+        lines[root.relative(path)] = read_lines(path)
+        notes.extend(parse_note(root, day))
+    archived: dict[str, str] = {}
+    for item in read_archive(root):
+        for ref in item.sources:
+            for line in ref.lines():
+                archived[f"{ref.path}#L{line}"] = item.reason
+    return DreamInputs(
+        today=today,
+        memory=parse_memory(memory_text),
+        notes=notes,
+        lines=lines,
+        archived_refs=archived,
+        max_items=options.max_items,
+    )
+
+
+def input_hash(inputs: DreamInputs, engine: str, options: DreamOptions) -> str:
+    """A fingerprint of everything a dream reads; unchanged inputs need no new dream."""
+    digest = hashlib.sha256()
+    settings = {"engine": engine, "days": options.days, "max_items": options.max_items}
+    digest.update(json.dumps(settings, sort_keys=True).encode())
+    for path in sorted(inputs.lines):
+        digest.update(path.encode() + b"\0")
+        digest.update("\n".join(inputs.lines[path]).encode() + b"\0")
+    return digest.hexdigest()

@@ -1,0 +1,85 @@
+"""The data a dream works on and produces, shared by both engines and the runner."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from typing import Any, Literal, Protocol
+
+from memory.daily_notes import NoteLine
+from memory.memory_file import MemoryDoc, MemoryItem
+
+EngineName = Literal["auto", "llm", "extractive"]
+MIN_DAYS, MAX_DAYS = 1, 30
+
+
+@dataclass(frozen=True)
+class DreamOptions:
+    days: int = 3
+    force: bool = False
+    engine: EngineName = "auto"
+    dry_run: bool = False
+    max_items: int = 30
+
+
+@dataclass(frozen=True)
+class DreamInputs:
+    """MEMORY.md and the bullets of the daily notes in the window, with the lines they cite."""
+
+    today: date
+    memory: MemoryDoc
+    notes: list[NoteLine]
+    lines: dict[str, list[str]]  # root-relative path -> the file's lines (for grounding)
+    archived_refs: dict[str, str]  # "path#Ln" already in the archive -> reason
+    max_items: int
+
+    @property
+    def prior(self) -> list[MemoryItem]:
+        return self.memory.generated
+
+    @property
+    def handwritten(self) -> list[MemoryItem]:
+        return [i for i in self.memory.items if i.handwritten]
+
+
+@dataclass
+class Proposal:
+    """What an engine proposes; the runner verifies accounting and writes it."""
+
+    keep: list[MemoryItem]
+    archive: list[tuple[MemoryItem, str]] = field(default_factory=list)  # (item, reason)
+    merged: int = 0
+    superseded: list[tuple[MemoryItem, MemoryItem]] = field(default_factory=list)  # (old, new)
+    rejected: list[tuple[str, str]] = field(default_factory=list)  # (text, why)
+    dropped: int = 0  # chatter left out
+    merges: list[tuple[MemoryItem, int]] = field(default_factory=list)  # (item, lines folded)
+    model_diary: str = ""
+
+
+class DreamEngine(Protocol):
+    name: str
+
+    def propose(self, inputs: DreamInputs) -> Proposal:
+        """Distil ``inputs``; raise :class:`memory.errors.ModelError` if a model fails."""
+        ...
+
+
+@dataclass
+class DreamReport:
+    status: Literal["done", "skipped", "failed"]
+    reason: str = ""
+    engine: str = ""
+    items: int = 0
+    added: int = 0
+    merged: int = 0
+    superseded: int = 0
+    archived: int = 0
+    rejected: int = 0
+    diary: str = ""
+    diff: str = ""  # --dry-run only
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        if not self.diff:
+            data.pop("diff")
+        return data

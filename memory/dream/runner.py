@@ -1,0 +1,209 @@
+"""Running a Deep Dream safely: lock, skip rules, engine, accounting, one atomic commit."""
+
+from __future__ import annotations
+
+import difflib
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from memory.dream import diary
+from memory.dream.extractive import ExtractiveEngine
+from memory.dream.grounding import Similarity
+from memory.dream.inputs import gather, input_hash
+from memory.dream.llm_engine import LLMEngine
+from memory.dream.model import (
+    MAX_DAYS,
+    MIN_DAYS,
+    DreamEngine,
+    DreamInputs,
+    DreamOptions,
+    DreamReport,
+    Proposal,
+)
+from memory.dream.state import (
+    append_event,
+    load_state,
+    root_lock,
+    save_state,
+    stage_snapshot,
+    state_text,
+)
+from memory.errors import DreamRefused, ModelError, UsageError
+from memory.llm import ChatModel
+from memory.memory_file import archive_entry, render_archive, render_memory
+from memory.paths import MemoryRoot
+from memory.transaction import Fault, Transaction
+
+log = logging.getLogger(__name__)
+
+
+def validate(options: DreamOptions) -> None:
+    if not MIN_DAYS <= options.days <= MAX_DAYS:
+        raise UsageError(f"--days must be between {MIN_DAYS} and {MAX_DAYS}, got {options.days}")
+    if options.max_items < 1:
+        raise UsageError(f"max_items must be at least 1, got {options.max_items}")
+    if options.engine not in ("auto", "llm", "extractive"):
+        raise UsageError(f"unknown engine {options.engine!r}: use auto, llm or extractive")
+
+
+def choose_engine(
+    options: DreamOptions, model: ChatModel | None, similarity: Similarity | None
+) -> DreamEngine:
+    """``auto`` picks ``llm`` when a model is configured, else ``extractive``."""
+    if options.engine == "extractive" or (options.engine == "auto" and model is None):
+        return ExtractiveEngine()
+    if model is None:
+        raise UsageError(
+            "engine llm needs a model: set open_ai_api_key/open_ai_api_base in the config "
+            "or OPENAI_API_KEY/OPENAI_BASE_URL"
+        )
+    return LLMEngine(model, similarity)
+
+
+def check_accounting(inputs: DreamInputs, proposal: Proposal) -> None:
+    """Refuse a result that drops prior items without keeping or archiving them."""
+    placed = proposal.keep + [item for item, _ in proposal.archive]
+    lines = {(r.path, n) for i in placed for r in i.sources for n in r.lines()}
+    texts = {i.text for i in placed}
+    lost = [
+        old
+        for old in inputs.prior
+        if old.text not in texts
+        and not all((r.path, n) in lines for r in old.sources for n in r.lines())
+    ]
+    if lost:
+        raise DreamRefused(
+            f"refused: the result would lose {len(lost)} prior item(s), e.g. {lost[0].text!r}"
+        )
+
+
+def run_dream(
+    root: MemoryRoot,
+    options: DreamOptions,
+    *,
+    model: ChatModel | None,
+    now: datetime,
+    similarity: Similarity | None = None,
+    fault: Fault | None = None,
+) -> DreamReport:
+    """Run one Deep Dream on ``root``. Raises :class:`Busy` when one already runs there and
+    :class:`UsageError` for bad options; model failures come back as ``status="failed"``."""
+    validate(options)
+    engine = choose_engine(options, model, similarity)
+    with root_lock(root):
+        return _dream(root, options, engine, now, fault)
+
+
+def _dream(
+    root: MemoryRoot,
+    options: DreamOptions,
+    engine: DreamEngine,
+    now: datetime,
+    fault: Callable[[str], None] | None,
+) -> DreamReport:
+    inputs = gather(root, now.date(), options)
+    report = DreamReport(status="skipped", engine=engine.name)
+    state = load_state(root)
+    digest = input_hash(inputs, engine.name, options)
+    if not inputs.notes:
+        report.reason = f"no daily notes in the last {options.days} day(s)"
+    elif not options.force and state.get("last_success", {}).get("hash") == digest:
+        when = state["last_success"].get("time", "?")
+        report.reason = f"inputs unchanged since the last dream ({when}); use --force"
+    else:
+        try:
+            proposal = engine.propose(inputs)
+            check_accounting(inputs, proposal)
+        except (ModelError, DreamRefused) as exc:
+            report.status, report.reason = "failed", str(exc)
+        else:
+            _fill(report, inputs, proposal)
+            return _write(root, options, inputs, proposal, report, now, digest, state, fault)
+    if not options.dry_run:
+        _record(root, state, report, now)
+    return report
+
+
+def _fill(report: DreamReport, inputs: DreamInputs, proposal: Proposal) -> None:
+    prior_lines = {(r.path, n) for i in inputs.prior for r in i.sources for n in r.lines()}
+    report.status = "done"
+    report.items = len(inputs.handwritten) + len(proposal.keep)
+    report.added = sum(
+        1
+        for i in proposal.keep
+        if not any((r.path, n) in prior_lines for r in i.sources for n in r.lines())
+    )
+    report.merged = proposal.merged
+    report.superseded = len(proposal.superseded)
+    report.archived = len(proposal.archive)
+    report.rejected = len(proposal.rejected)
+
+
+def _write(
+    root: MemoryRoot,
+    options: DreamOptions,
+    inputs: DreamInputs,
+    proposal: Proposal,
+    report: DreamReport,
+    now: datetime,
+    digest: str,
+    state: dict[str, object],
+    fault: Fault | None,
+) -> DreamReport:
+    today = now.date()
+    report.diary = diary.entry(inputs, proposal, report, now, options.days)
+    old_memory = "\n".join(inputs.lines["MEMORY.md"])
+    old_memory += "\n" if old_memory else ""
+    new_memory = render_memory(inputs.memory, proposal.keep)
+    old_archive = root.archive.read_text(encoding="utf-8") if root.archive.exists() else ""
+    entries = [archive_entry(item, reason, today) for item, reason in proposal.archive]
+    new_archive = render_archive(old_archive, entries)
+    if options.dry_run:
+        report.reason = "dry run: nothing written"
+        report.diff = _diff("MEMORY.md", old_memory, new_memory) + _diff(
+            "memory/archive.md", old_archive, new_archive
+        )
+        return report
+    diary_path = root.diary(today)
+    old_diary = diary_path.read_text(encoding="utf-8") if diary_path.exists() else ""
+    stamp = now.isoformat(timespec="seconds")
+    state = dict(state)
+    state["last_success"] = {"time": stamp, "engine": report.engine, "hash": digest}
+    state["last_run"] = _summary(report, stamp)
+
+    txn = Transaction(root)
+    stage_snapshot(root, txn, {"time": stamp, "kind": "dream", "engine": report.engine})
+    txn.write("MEMORY.md", new_memory)
+    txn.write(root.relative(root.archive), new_archive)
+    txn.write(
+        root.relative(diary_path), diary.append_entry(old_diary, today.isoformat(), report.diary)
+    )
+    txn.write(root.relative(root.state_dir / "state.json"), state_text(state))
+    txn.commit(fault)
+    append_event(root, {"event": "dream", **_summary(report, stamp)})
+    return report
+
+
+def _summary(report: DreamReport, stamp: str) -> dict[str, object]:
+    data = report.to_dict()
+    data.pop("diary", None)
+    return {"time": stamp, **data}
+
+
+def _record(root: MemoryRoot, state: dict[str, object], report: DreamReport, now: datetime) -> None:
+    stamp = now.isoformat(timespec="seconds")
+    state = dict(state)
+    state["last_run"] = _summary(report, stamp)
+    save_state(root, state)
+    append_event(root, {"event": "dream", **_summary(report, stamp)})
+    if report.status == "failed":
+        log.warning("dream on %s failed: %s", root.path, report.reason)
+
+
+def _diff(name: str, old: str, new: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}"
+        )
+    )

@@ -1,0 +1,88 @@
+"""Source references (``memory/2026-11-28.md#L12``, ``...#L4-L5``) and the trailing HTML
+comment that carries them: ``<!-- src: REF; REF; reason: superseded; archived: 2026-11-30 -->``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_REF = re.compile(r"^(?P<path>[^#\s;][^#;]*?)#L(?P<start>\d+)(?:-L?(?P<end>\d+))?$")
+_COMMENT = re.compile(r"\s*<!--\s*(?P<body>.*?)\s*-->\s*$")
+_FIELD = re.compile(r"^(?P<key>[a-z_]+)\s*:\s*(?P<value>.*)$")
+_ANY_COMMENT = re.compile(r"\s*<!--.*?-->")
+
+
+@dataclass(frozen=True, order=True)
+class SourceRef:
+    """Lines ``start``..``end`` (1-based, inclusive) of the root-relative file ``path``."""
+
+    path: str
+    start: int
+    end: int
+
+    @classmethod
+    def parse(cls, text: str) -> SourceRef | None:
+        match = _REF.match(text.strip())
+        if not match:
+            return None
+        start = int(match.group("start"))
+        end = int(match.group("end") or start)
+        if start < 1 or end < start:
+            return None
+        return cls(match.group("path").strip(), start, end)
+
+    def __str__(self) -> str:
+        if self.end == self.start:
+            return f"{self.path}#L{self.start}"
+        return f"{self.path}#L{self.start}-L{self.end}"
+
+    def lines(self) -> range:
+        return range(self.start, self.end + 1)
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """The parsed trailing comment of a bullet."""
+
+    sources: tuple[SourceRef, ...] = ()
+    fields: tuple[tuple[str, str], ...] = ()
+
+    def get(self, key: str) -> str | None:
+        return dict(self.fields).get(key)
+
+    def render(self) -> str:
+        parts = [str(ref) for ref in self.sources]
+        if parts:
+            parts[0] = f"src: {parts[0]}"
+        parts.extend(f"{key}: {value}" for key, value in self.fields)
+        return f"<!-- {'; '.join(parts)} -->" if parts else ""
+
+
+def split_comment(text: str) -> tuple[str, Provenance | None]:
+    """``"text <!-- src: a#L1 -->"`` -> ``("text", Provenance(...))``; no comment -> None."""
+    match = _COMMENT.search(text)
+    if not match:
+        return text.rstrip(), None
+    body = match.group("body")
+    if not body.startswith("src:"):
+        return text.rstrip(), None
+    sources: list[SourceRef] = []
+    fields: list[tuple[str, str]] = []
+    for part in body.split(";"):
+        part = part.strip()
+        if part.startswith("src:"):
+            part = part[4:].strip()
+        ref = SourceRef.parse(part)
+        if ref:
+            sources.append(ref)
+            continue
+        field = _FIELD.match(part)
+        if field:
+            fields.append((field.group("key"), field.group("value").strip()))
+    return text[: match.start()].rstrip(), Provenance(tuple(sources), tuple(fields))
+
+
+def strip_comments(text: str) -> str:
+    """Remove every HTML comment (provenance) from ``text``."""
+    return _ANY_COMMENT.sub("", text)
