@@ -16,14 +16,14 @@ import asyncio
 import dataclasses
 import logging
 import threading
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
-from pydantic import SecretStr
 from telegram import Update
 from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
 
+from bot.config import BotConfig
 from bot.messages import IncomingMessage, Scope
 from channels.base import BotHandler, Channel
 from channels.telegram_admins import ChatAdminCache
@@ -33,19 +33,6 @@ from channels.telegram_outbound import RetryPolicy, SendFailed, send_text
 log = logging.getLogger(__name__)
 
 FAILURE_REPLY = "Sorry, something went wrong while handling that; the error has been logged."
-
-
-class TelegramSettings(Protocol):
-    """The configuration keys the Telegram channel reads (a subset of ``BotConfig``)."""
-
-    @property
-    def telegram_token(self) -> SecretStr: ...
-    @property
-    def telegram_proxy(self) -> str | None: ...
-    @property
-    def telegram_api_base(self) -> str: ...
-    @property
-    def group_chat_prefix(self) -> Sequence[str]: ...
 
 
 class TelegramStartError(Exception):
@@ -63,19 +50,19 @@ class TelegramChannel(Channel):
 
     def __init__(
         self,
-        config: TelegramSettings,
+        config: BotConfig,
         *,
         poll_timeout: int = 30,
         retry: RetryPolicy | None = None,
         admin_ttl: float = 600.0,
     ) -> None:
-        token = config.telegram_token.get_secret_value().strip()
+        token = config.telegram_token.get_secret_value().strip() if config.telegram_token else ""
         if not token:
             raise TelegramStartError("telegram_token is empty: set it to the token from @BotFather")
         self._token = token
         self._proxy = config.telegram_proxy or None
         self._api_base = config.telegram_api_base
-        self._prefixes = [p for p in config.group_chat_prefix if p]
+        self._prefixes = list(config.group_chat_prefix)
         self._poll_timeout = poll_timeout
         self._retry = retry or RetryPolicy()
         self._admin_ttl = admin_ttl

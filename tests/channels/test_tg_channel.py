@@ -7,11 +7,12 @@ import time
 
 import pytest
 from pydantic import SecretStr
-from tg_support import RecordingBot, TelegramTestSettings, running_channel
+from tg_support import RecordingBot, running_channel, telegram_config
 
+from bot.config import BotConfig
 from bot.messages import Scope
 from channels.telegram import ChannelNotRunning, TelegramChannel, TelegramStartError
-from tests.fakes.telegram_server import BOT_ID, BOT_USERNAME, Fault, FakeTelegramServer
+from tests.fakes.telegram_server import BOT_ID, BOT_USERNAME, FakeTelegramServer, Fault
 
 GROUP = -100200
 ALICE, BOB = 11, 22
@@ -170,16 +171,14 @@ def test_start_up_retries_until_telegram_answers(telegram_server: FakeTelegramSe
 
 
 def test_a_rejected_token_stops_with_a_clear_error(telegram_server: FakeTelegramServer) -> None:
-    config = TelegramTestSettings(
-        telegram_token=SecretStr("999:WRONG"), telegram_api_base=telegram_server.base_url
-    )
+    config = telegram_config(telegram_server, telegram_token="999:WRONG")
     with pytest.raises(TelegramStartError, match="rejected telegram_token") as info:
         TelegramChannel(config).run(RecordingBot())
     assert "WRONG" not in str(info.value)
 
 
 def test_an_empty_token_is_refused_at_construction() -> None:
-    config = TelegramTestSettings(telegram_token=SecretStr(" "), telegram_api_base="http://x/bot")
+    config = BotConfig(channel_type="telegram", telegram_token=SecretStr(" "))
     with pytest.raises(TelegramStartError, match="telegram_token is empty"):
         TelegramChannel(config)
 
@@ -199,9 +198,7 @@ def test_send_from_another_thread(telegram_server: FakeTelegramServer) -> None:
 
 
 def test_send_when_not_running_is_a_clear_error(telegram_server: FakeTelegramServer) -> None:
-    config = TelegramTestSettings(
-        telegram_token=SecretStr(telegram_server.token), telegram_api_base=telegram_server.base_url
-    )
+    config = telegram_config(telegram_server)
     with pytest.raises(ChannelNotRunning, match="not running"):
         TelegramChannel(config).send(Scope("telegram", "1"), "hi")
 

@@ -14,7 +14,7 @@ from channels.telegram_outbound import (
     split_message,
     to_legacy_markdown,
 )
-from tests.fakes.telegram_server import Fault, FakeTelegramServer
+from tests.fakes.telegram_server import FakeTelegramServer, Fault
 
 
 def test_short_text_is_one_piece() -> None:

@@ -5,24 +5,25 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from typing import Any
 
-from pydantic import SecretStr
-
+from bot.config import BotConfig
 from bot.messages import IncomingMessage
 from channels.telegram import TelegramChannel
 from channels.telegram_outbound import RetryPolicy
 from tests.fakes.telegram_server import FakeTelegramServer
 
 
-@dataclass
-class TelegramTestSettings:
-    """The BotConfig keys the channel reads, for tests that run without bot/config.py."""
-
-    telegram_token: SecretStr
-    telegram_api_base: str
-    telegram_proxy: str | None = None
-    group_chat_prefix: list[str] = field(default_factory=lambda: ["bot,"])
+def telegram_config(server: FakeTelegramServer, **overrides: Any) -> BotConfig:
+    """A real BotConfig pointing at the fake Bot API server."""
+    values: dict[str, Any] = {
+        "channel_type": "telegram",
+        "telegram_token": server.token,
+        "telegram_api_base": server.base_url,
+        "group_chat_prefix": ["bot,"],
+    }
+    values.update(overrides)
+    return BotConfig(**values)
 
 
 class RecordingBot:
@@ -48,14 +49,13 @@ class RecordingBot:
 
 @contextmanager
 def running_channel(
-    server: FakeTelegramServer, bot: object, **settings: object
+    server: FakeTelegramServer, bot: object, **settings: Any
 ) -> Iterator[TelegramChannel]:
     """Run a TelegramChannel against ``server`` in a thread; stop it on exit."""
-    config = TelegramTestSettings(
-        telegram_token=SecretStr(server.token), telegram_api_base=server.base_url, **settings
-    )  # type: ignore[arg-type]
     channel = TelegramChannel(
-        config, poll_timeout=1, retry=RetryPolicy(max_attempts=4, base_delay=0.01, max_delay=0.05)
+        telegram_config(server, **settings),
+        poll_timeout=1,
+        retry=RetryPolicy(max_attempts=4, base_delay=0.01, max_delay=0.05),
     )
     errors: list[BaseException] = []
 
