@@ -40,8 +40,8 @@ class SearchPool:
                     "base_url": self.config.open_ai_api_base,
                 }
                 names = {f.name for f in dataclasses.fields(SearchSettings)}
-                if self.config.embedding_model and "model" in names:
-                    values["model"] = self.config.embedding_model
+                if self.config.embedding_model:
+                    values["openai_model"] = self.config.embedding_model
                 settings = SearchSettings(**{k: v for k, v in values.items() if k in names})
                 self._services[key] = (MemorySearch(root, settings), threading.Lock())
             return self._services[key]

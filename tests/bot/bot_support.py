@@ -1,0 +1,115 @@
+"""Helpers for the bot suite: a test clock, a recording channel, message builders."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from bot.config import BotConfig
+from bot.engine import Bot
+from bot.messages import IncomingMessage, Scope
+from channels.base import BotHandler, Channel
+
+ZONE = ZoneInfo("Asia/Shanghai")
+
+
+class FakeClock:
+    """A settable clock in the bot's time zone."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> datetime:
+        with self._lock:
+            return self.now
+
+    def advance(self, **delta: float) -> None:
+        with self._lock:
+            self.now += timedelta(**delta)
+
+
+class RecordingChannel(Channel):
+    """A channel whose unprompted sends are recorded (dream reports)."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[Scope, str]] = []
+        self.arrived = threading.Condition()
+
+    def run(self, bot: BotHandler) -> None:
+        return None
+
+    def send(self, scope: Scope, text: str) -> None:
+        with self.arrived:
+            self.sent.append((scope, text))
+            self.arrived.notify_all()
+
+    def wait_for(self, count: int, timeout: float = 30) -> list[tuple[Scope, str]]:
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: len(self.sent) >= count, timeout), self.sent
+            return list(self.sent)
+
+
+def base_config(tmp_path: Path, **overrides: Any) -> BotConfig:
+    values: dict[str, Any] = {
+        "agent_workspace": str(tmp_path / "ws"),
+        "timezone": "Asia/Shanghai",
+        "embedding_provider": "none",
+        "dream_engine": "extractive",
+    }
+    values.update(overrides)
+    return BotConfig(**values)
+
+
+BotFactory = Callable[..., tuple[Bot, RecordingChannel]]
+
+
+def private(platform: str, user: str, text: str, name: str = "") -> IncomingMessage:
+    return IncomingMessage(Scope(platform, user, False, name), user, name or user, text)
+
+
+def group(
+    platform: str,
+    chat: str,
+    user: str,
+    text: str,
+    *,
+    addressed: bool = True,
+    chat_admin: bool = False,
+    name: str = "",
+) -> IncomingMessage:
+    return IncomingMessage(
+        Scope(platform, chat, True, f"group {chat}"),
+        user,
+        name or user,
+        text,
+        addressed=addressed,
+        sender_is_chat_admin=chat_admin,
+    )
+
+
+def owner(text: str) -> IncomingMessage:
+    return IncomingMessage(Scope("terminal", "owner", False, "terminal"), "owner", "owner", text)
+
+
+def all_text(folder: Path) -> str:
+    """Every file's text under ``folder`` (for leak checks)."""
+    out = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            try:
+                out.append(path.read_text(encoding="utf-8"))
+            except UnicodeDecodeError:
+                out.append(path.read_bytes().decode("latin-1"))
+    return "\n".join(out)
+
+
+def request_text(request: dict[str, Any]) -> str:
+    return json.dumps(request, ensure_ascii=False)
