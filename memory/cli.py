@@ -1,0 +1,222 @@
+"""``python -m memory``: dream, undo, flush, status, forget (and the search commands).
+
+Errors go to stderr as one line with exit status 2 and write nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from memory.clock import now_in
+from memory.dream import DreamOptions, run_dream
+from memory.dream.model import MAX_DAYS, MIN_DAYS
+from memory.errors import MemoryEngineError, UsageError
+from memory.flush import flush_turns
+from memory.forget import apply_forget, plan_forget
+from memory.history import undo
+from memory.llm import ChatModel, OpenAIChatModel, read_config_file, settings_from
+from memory.paths import MemoryRoot
+from memory.status import collect_status, format_status
+from memory.transcript import read_jsonl
+
+EXIT_USAGE = 2
+EXIT_FAILED = 1
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (``memory dream: error: ...``) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def days_type(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--days must be a whole number from {MIN_DAYS} to {MAX_DAYS}, got {text!r}"
+        ) from None
+    if not MIN_DAYS <= value <= MAX_DAYS:
+        raise argparse.ArgumentTypeError(
+            f"--days must be from {MIN_DAYS} to {MAX_DAYS}, got {value}"
+        )
+    return value
+
+
+def common_options() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--workspace", metavar="DIR", help="memory root (default: ~/cow)")
+    common.add_argument("--config", metavar="FILE", type=Path, help="config.json with model keys")
+    common.add_argument("--json", action="store_true", help="machine-readable output")
+    common.add_argument("--timezone", metavar="ZONE", help="IANA zone for dates (default: local)")
+    return common
+
+
+def build_parser() -> Parser:
+    common = common_options()
+    parser = Parser(prog="memory", description="CowDream's memory engine")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    dream = sub.add_parser("dream", parents=[common], help="run Deep Dream")
+    dream.add_argument("--days", type=days_type, default=3, help="notes of the last N days (1-30)")
+    dream.add_argument("--force", action="store_true", help="dream even if nothing changed")
+    dream.add_argument("--engine", choices=["auto", "llm", "extractive"], default="auto")
+    dream.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
+    dream.add_argument("--max-items", type=int, default=None, help="cap of MEMORY.md (30)")
+    dream.set_defaults(func=cmd_dream)
+
+    sub.add_parser("undo", parents=[common], help="undo the last dream").set_defaults(func=cmd_undo)
+
+    flush = sub.add_parser("flush", parents=[common], help="summarise a transcript into a note")
+    flush.add_argument("file", type=Path, metavar="FILE.jsonl")
+    flush.add_argument("--reason", choices=["trim", "daily", "overflow"], default="trim")
+    flush.add_argument("--group", action="store_true", help="a group chat: name the speakers")
+    flush.set_defaults(func=cmd_flush)
+
+    status = sub.add_parser("status", parents=[common], help="what the memory holds")
+    status.add_argument("--deep", action="store_true", help="also the search index")
+    status.set_defaults(func=cmd_status)
+
+    forget = sub.add_parser("forget", parents=[common], help="delete lines mentioning TEXT")
+    forget.add_argument("text")
+    forget.add_argument("--yes", action="store_true", help="delete without asking")
+    forget.set_defaults(func=cmd_forget)
+
+    _register_search(sub, common)
+    return parser
+
+
+def _register_search(sub: Any, common: argparse.ArgumentParser) -> None:
+    try:
+        from memory.search.commands import register
+    except ModuleNotFoundError as exc:  # search not installed in this checkout
+        if exc.name != "memory.search.commands":
+            raise
+        return
+    register(sub)
+
+
+# -- shared context ------------------------------------------------------------------
+
+
+def config_of(args: argparse.Namespace) -> dict[str, Any]:
+    return read_config_file(args.config) if args.config else {}
+
+
+def root_of(args: argparse.Namespace, config: dict[str, Any]) -> MemoryRoot:
+    where = args.workspace or config.get("agent_workspace") or "~/cow"
+    return MemoryRoot.at(where)
+
+
+def model_of(config: dict[str, Any]) -> ChatModel | None:
+    settings = settings_from(config)
+    return OpenAIChatModel(settings) if settings else None
+
+
+def emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(text)
+
+
+# -- commands ------------------------------------------------------------------------
+
+
+def cmd_dream(args: argparse.Namespace) -> int:
+    config = config_of(args)
+    max_items = args.max_items or int(config.get("dream_max_items", 30))
+    options = DreamOptions(args.days, args.force, args.engine, args.dry_run, max_items)
+    model = model_of(config) if args.engine != "extractive" else None
+    now = now_in(args.timezone or config.get("timezone"))
+    report = run_dream(root_of(args, config), options, model=model, now=now)
+    head = f"{report.status}" + (f": {report.reason}" if report.reason else "")
+    text = "\n".join(p for p in (head, report.diff, report.diary) if p)
+    emit(args, report.to_dict(), text.rstrip())
+    return EXIT_FAILED if report.status == "failed" else 0
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    message = undo(root_of(args, config_of(args)))
+    emit(args, {"status": "done", "message": message}, message)
+    return 0
+
+
+def cmd_flush(args: argparse.Namespace) -> int:
+    config = config_of(args)
+    turns = read_jsonl(args.file)
+    now = now_in(args.timezone or config.get("timezone"))
+    result = flush_turns(
+        root_of(args, config), turns, args.reason, model=model_of(config), now=now, group=args.group
+    )
+    where = str(result.path) if result.path else None
+    data = {"path": where, "bullets": result.bullets, "engine": result.engine}
+    text = f"wrote {len(result.bullets)} bullet(s) to {where}" if where else "nothing worth keeping"
+    emit(args, data, text)
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    config = config_of(args)
+    root = root_of(args, config)
+    status = collect_status(root)
+    if args.deep:
+        status["index"] = _index_status(root, config)
+    emit(args, status, format_status(status))
+    return 0
+
+
+def _index_status(root: MemoryRoot, config: dict[str, Any]) -> Any:
+    try:
+        from memory.search.service import MemorySearch, SearchSettings
+    except ModuleNotFoundError:
+        return "search is not installed"
+    settings = SearchSettings(
+        provider=config.get("embedding_provider", "auto"),
+        api_key=config.get("open_ai_api_key"),
+        base_url=config.get("open_ai_api_base"),
+    )
+    svc = MemorySearch(root, settings)
+    try:
+        return svc.status()
+    finally:
+        svc.close()
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    root = root_of(args, config_of(args))
+    plan = plan_forget(root, args.text)
+    if not plan.matches:
+        emit(args, {"removed": 0}, plan.summary())
+        return 0
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise UsageError(f"{plan.summary()}; add --yes to delete them")
+        for path, line, text in plan.matches:
+            print(f"{path}:{line}: {text}")
+        if input(f"{plan.summary()}. Delete them? [y/N] ").strip().lower() not in ("y", "yes"):
+            emit(args, {"removed": 0}, "nothing deleted")
+            return 0
+    removed = apply_forget(root, plan)
+    emit(args, {"removed": removed}, f"forgot {removed} line(s)")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except MemoryEngineError as exc:
+        print(f"memory {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,88 @@
+"""``forget``: delete every line that mentions a text, everywhere, history included.
+
+In daily notes a forgotten line becomes ``- [forgotten]`` so that line numbers, which
+other items cite, stay valid.
+
+The only operation that deletes what a user said. Plan first (what would go), then apply
+after the user confirms; the whole change is one atomic commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory.dream.state import history_dir, root_lock
+from memory.errors import UsageError
+from memory.paths import MemoryRoot
+from memory.provenance import strip_comments
+from memory.transaction import Transaction
+
+MIN_CHARS = 2
+TOMBSTONE = "- [forgotten]"
+
+
+def _is_daily_note(root: MemoryRoot, path: Path) -> bool:
+    return path.parent == root.notes_dir and path.name != root.archive.name
+
+
+@dataclass
+class ForgetPlan:
+    text: str
+    matches: list[tuple[str, int, str]] = field(default_factory=list)  # (path, line, text)
+
+    @property
+    def files(self) -> list[str]:
+        return sorted({path for path, _, _ in self.matches})
+
+    def summary(self) -> str:
+        if not self.matches:
+            return f"nothing mentions {self.text!r}"
+        return f"{len(self.matches)} line(s) in {len(self.files)} file(s) mention {self.text!r}"
+
+
+def _files(root: MemoryRoot) -> list[Path]:
+    files = [root.memory_md]
+    if root.notes_dir.is_dir():
+        files += sorted(root.notes_dir.glob("*.md"))
+        files += sorted(root.diary_dir.glob("*.md")) if root.diary_dir.is_dir() else []
+        folder = history_dir(root)
+        files += sorted(folder.glob("*/*.md")) if folder.is_dir() else []
+    return [f for f in files if f.is_file()]
+
+
+def plan_forget(root: MemoryRoot, text: str) -> ForgetPlan:
+    needle = text.strip()
+    if len(needle) < MIN_CHARS:
+        raise UsageError(f"forget needs at least {MIN_CHARS} characters to match")
+    plan = ForgetPlan(needle)
+    lowered = needle.casefold()
+    for path in _files(root):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if line.startswith("#"):
+                continue
+            if line != TOMBSTONE and lowered in strip_comments(line).casefold():
+                plan.matches.append((root.relative(path), number, line))
+    return plan
+
+
+def apply_forget(root: MemoryRoot, plan: ForgetPlan) -> int:
+    """Remove the planned lines (re-checked under the lock); the number removed."""
+    with root_lock(root):
+        fresh = plan_forget(root, plan.text)
+        txn = Transaction(root)
+        removed = 0
+        for relative in fresh.files:
+            path = root.resolve(relative)
+            drop = {n for p, n, _ in fresh.matches if p == relative}
+            lines = path.read_text(encoding="utf-8").splitlines()
+            if _is_daily_note(root, path):
+                # Keep the numbering: items elsewhere cite these notes by line.
+                kept = [TOMBSTONE if n in drop else line for n, line in enumerate(lines, 1)]
+            else:
+                kept = [line for n, line in enumerate(lines, start=1) if n not in drop]
+            removed += len(drop)
+            txn.write(relative, "\n".join(kept) + ("\n" if kept else ""))
+        if removed:
+            txn.commit()
+        return removed

@@ -1,0 +1,40 @@
+"""``undo``: restore MEMORY.md and the archive to before the last dream."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memory.dream.state import load_state, root_lock, snapshots, state_path, state_text
+from memory.errors import UsageError
+from memory.paths import MemoryRoot
+from memory.transaction import Transaction
+
+
+def undo(root: MemoryRoot, *, now: datetime | None = None) -> str:
+    """Restore the newest snapshot in one atomic commit; a one-line description."""
+    with root_lock(root):
+        history = snapshots(root)
+        if not history:
+            raise UsageError("nothing to undo: no dream has changed this memory yet")
+        last = history[-1]
+        txn = Transaction(root)
+        for name, target in (("MEMORY.md", root.memory_md), ("archive.md", root.archive)):
+            text = last.text(name)
+            relative = root.relative(target)
+            if text is None:
+                txn.delete(relative)
+            else:
+                txn.write(relative, text)
+        for child in last.folder.iterdir():
+            txn.delete(root.relative(child))
+        state = load_state(root)
+        state.pop("last_success", None)  # the next dream must not be skipped
+        state["last_undo"] = {
+            "time": (now or datetime.now().astimezone()).isoformat(timespec="seconds"),
+            "restored": last.meta.get("time", "?"),
+        }
+        txn.write(root.relative(state_path(root)), state_text(state))
+        txn.commit()
+        last.folder.rmdir()
+    kind, when = last.meta.get("kind", "dream"), last.meta.get("time", "?")
+    return f"undone: MEMORY.md and the archive are back to before the {kind} of {when}"
