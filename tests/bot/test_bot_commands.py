@@ -30,7 +30,7 @@ def test_group_member_is_refused_and_admins_may_dream(make_bot: BotFactory) -> N
     assert not root.memory_md.exists()
     started = bot.handle(group("telegram", "-5", "900", "/memory dream 3"))
     assert started[0].startswith("Dream started over the last 3 day(s)")
-    (scope, report), = channel.wait_for(1)
+    ((scope, report),) = channel.wait_for(1)
     assert scope.key == "telegram:group:-5"
     assert report.startswith("Dream done (extractive): 2 items")
     assert "jasmine" in root.memory_md.read_text()
