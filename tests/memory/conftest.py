@@ -1,0 +1,32 @@
+"""Fixtures for the memory engine's suite: a memory root in tmp_path, a fake model server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memory.paths import MemoryRoot
+from tests.fakes.openai_server import FakeOpenAI
+
+
+@pytest.fixture(autouse=True)
+def no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine must not pick up a model from the developer's environment."""
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> MemoryRoot:
+    return MemoryRoot.at(tmp_path / "root")
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeOpenAI]:
+    server = FakeOpenAI().start()
+    try:
+        yield server
+    finally:
+        server.close()
