@@ -75,8 +75,9 @@ def parse_memory(text: str) -> MemoryDoc:
                     MemoryItem(body, prov.sources, section, number, prov.fields, raw=line)
                 )
             else:
+                # raw, not the stripped line: a hand-written bullet is kept verbatim
                 entries.append(
-                    MemoryItem(strip_comments(body).strip(), (), section, number, (), line)
+                    MemoryItem(strip_comments(body).strip(), (), section, number, (), raw)
                 )
             continue
         entries.append(line)

@@ -1,0 +1,184 @@
+"""The extractive Deep Dream: merging, superseding, chatter, the cap, provenance, language,
+determinism, and the diary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mem_support import NOW, at, bullets, copy_root, generated, note, read, tree
+
+from memory.dream import DreamOptions, run_dream
+from memory.paths import MemoryRoot
+from memory.segment import has_cjk
+
+
+def dream(root: MemoryRoot, **options: object):
+    opts = DreamOptions(**{"days": 7, "engine": "extractive", **options})  # type: ignore[arg-type]
+    return run_dream(root, opts, model=None, now=NOW)
+
+
+def seed(root: MemoryRoot) -> None:
+    note(root, at(26), "用户喜欢美式咖啡", "用户最喜欢拿铁", "哈哈", "好的，谢谢")
+    note(
+        root,
+        at(27),
+        "用户喜欢美式咖啡",
+        "The user prefers short answers without emoji",
+        "今天天气真好",
+    )
+    note(
+        root,
+        at(28),
+        "用户喜欢美式咖啡",
+        "The user prefers short answers without any emoji",
+        "ok thanks!",
+        "用户问了明天上海会不会下雨",
+    )
+    note(root, at(29), "用户改喝美式了", "用户的女儿叫小雨，今年六岁")
+
+
+def by_text(path: Path) -> dict[str, tuple]:
+    return {text: (refs, fields) for text, refs, fields in generated(path)}
+
+
+def test_duplicates_merge_contradictions_supersede_chatter_drops(root: MemoryRoot) -> None:
+    seed(root)
+    report = dream(root)
+    assert report.status == "done", report.reason
+    items = by_text(root.memory_md)
+    coffee = [t for t in items if "美式咖啡" in t]
+    assert coffee == ["用户喜欢美式咖啡"]
+    assert [str(r) for r in items["用户喜欢美式咖啡"][0]] == [
+        "memory/2026-11-26.md#L4",
+        "memory/2026-11-27.md#L4",
+        "memory/2026-11-28.md#L4",
+    ]
+    assert "用户改喝美式了" in items
+    assert "用户最喜欢拿铁" not in items
+    archived = by_text(root.archive)
+    assert archived["用户最喜欢拿铁"][1]["reason"] == "superseded"
+    assert [str(r) for r in archived["用户最喜欢拿铁"][0]] == ["memory/2026-11-26.md#L5"]
+    english = [t for t in items if "short answers" in t]
+    assert len(english) == 1, english  # the near-duplicate pair merged
+    assert {r.path for r in items[english[0]][0]} == {
+        "memory/2026-11-27.md",
+        "memory/2026-11-28.md",
+    }
+    everything = root.memory_md.read_text(encoding="utf-8") + root.archive.read_text(
+        encoding="utf-8"
+    )
+    for chatter in ("哈哈", "好的，谢谢", "今天天气真好", "ok thanks", "下雨"):
+        assert chatter not in everything
+    assert report.superseded == 1 and report.merged >= 3
+    assert report.items == len(items)
+
+
+def test_every_generated_bullet_cites_real_lines_in_its_language(root: MemoryRoot) -> None:
+    seed(root)
+    note(
+        root,
+        at(29, 23, 56),
+        "Alice from accounting is the user's manager since May",
+        "用户对花生过敏，点菜时要注意",
+    )
+    assert dream(root).status == "done"
+    for path in (root.memory_md, root.archive):
+        for text, refs, _ in generated(path):
+            cited = []
+            for ref in refs:
+                lines = (root.path / ref.path).read_text(encoding="utf-8").splitlines()
+                for n in ref.lines():
+                    assert 1 <= n <= len(lines), f"{text}: {ref} does not exist"
+                    assert lines[n - 1].startswith("- "), f"{text}: {ref} is not a bullet"
+                    cited.append(lines[n - 1][2:])
+            assert text in cited, f"{text!r} is not the wording of any line it cites: {cited}"
+            assert all(has_cjk(c) == has_cjk(text) for c in cited), (text, cited)
+
+
+def test_handwritten_bullets_are_kept_verbatim(root: MemoryRoot) -> None:
+    hand = [
+        "- 我的生日是 5 月 3 日（手写，别改）",
+        "- **Always** answer in English when I write in English   ",
+        "- 用户喜欢美式咖啡",
+    ]
+    root.path.mkdir(parents=True)
+    root.memory_md.write_text(
+        "# MEMORY\n\nSome intro the user wrote.\n\n## Mine\n" + "\n".join(hand) + "\n",
+        encoding="utf-8",
+    )
+    seed(root)
+    assert dream(root).status == "done"
+    text = root.memory_md.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    for line in hand:
+        assert line in lines, line
+    assert "Some intro the user wrote." in lines
+    # The hand-written item absorbs its note duplicates instead of being repeated.
+    assert sum("美式咖啡" in line for line in lines) == 1
+
+
+def test_cap_keeps_at_most_max_items_rest_overflow(root: MemoryRoot) -> None:
+    facts = [
+        "用户喜欢美式咖啡",
+        "用户养了一只橘猫叫豆豆",
+        "用户在杭州的阿里巴巴工作",
+        "The user plays tennis every Saturday morning",
+        "用户的女儿叫小雨，今年六岁",
+        "The user is allergic to penicillin",
+        "用户计划明年春天去日本京都旅行",
+        "The user's sister Maria lives in Lisbon",
+        "用户每天早上六点起床跑步五公里",
+        "The user wants replies in plain text without markdown tables",
+    ]
+    note(root, at(28), *facts[:5])
+    note(root, at(29), *facts[5:])
+    report = dream(root, max_items=4)
+    assert report.status == "done"
+    kept = generated(root.memory_md)
+    assert len(kept) == 4 and report.items == 4
+    archived = generated(root.archive)
+    assert len(archived) == len(facts) - 4
+    assert {fields["reason"] for _, _, fields in archived} == {"overflow"}
+    assert sorted(t for t, _, _ in kept + archived) == sorted(facts)
+
+
+def test_deterministic_on_copies(root: MemoryRoot, tmp_path: Path) -> None:
+    seed(root)
+    a = copy_root(root, tmp_path / "a")
+    b = copy_root(root, tmp_path / "b")
+    dream(a)
+    dream(b)
+    for rel in ("MEMORY.md", "memory/archive.md", "memory/dreams/2026-11-29.md"):
+        assert read(a.path / rel) == read(b.path / rel) is not None
+    assert tree(a.path).keys() == tree(b.path).keys()
+
+
+def test_diary_in_the_notes_language_and_appended(root: MemoryRoot) -> None:
+    seed(root)
+    report = dream(root)
+    diary = root.path / "memory" / "dreams" / "2026-11-29.md"
+    first = diary.read_text(encoding="utf-8")
+    assert first.startswith("# Dream Diary: 2026-11-29")
+    assert f"合并：{report.merged} 条" in first
+    assert f"被新说法取代：{report.superseded} 条" in first
+    assert "“用户最喜欢拿铁” → “用户改喝美式了”" in first
+    assert f"现在 MEMORY.md 有 {report.items} 条记忆。" in first
+    note(root, at(29, 23, 57), "用户的儿子下个月开始学钢琴")
+    second = dream(root)
+    assert second.status == "done"
+    text = diary.read_text(encoding="utf-8")
+    assert text.startswith(first.rstrip("\n"))
+    assert text.count("## Deep Dream (") == 2
+    assert "用户的儿子下个月开始学钢琴" in text[len(first) :]
+
+
+def test_diary_in_english_for_english_notes(root: MemoryRoot) -> None:
+    note(root, at(28), "The user prefers tea over coffee", "thanks!", "The user's cat is Mochi")
+    note(root, at(29), "The user prefers tea over coffee", "The user is moving to Berlin in May")
+    report = dream(root)
+    text = (root.path / "memory" / "dreams" / "2026-11-29.md").read_text(encoding="utf-8")
+    assert f"- Merged: {report.merged}" in text and report.merged == 1
+    assert f"- Added: {report.added}" in text
+    assert f"MEMORY.md now holds {report.items} items." in text
+    assert not has_cjk(text)
+    assert len(bullets(root.memory_md)) == 3
