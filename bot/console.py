@@ -1,0 +1,107 @@
+"""What the web console shows about one memory root: read-only views, plain dicts."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from bot.services import BotServices
+from memory.errors import UsageError
+from memory.memory_file import read_archive, read_memory
+from memory.paths import MemoryRoot
+from memory.provenance import SourceRef
+from plugins.status_text import dreaming_info, memory_counts
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+MAX_SOURCE_LINES = 200
+
+
+def _refs(sources: tuple[SourceRef, ...]) -> list[dict[str, Any]]:
+    return [{"ref": str(s), "path": s.path, "start": s.start, "end": s.end} for s in sources]
+
+
+def _day(text: str) -> date:
+    if not _DATE.match(text):
+        raise UsageError(f"not a date (YYYY-MM-DD): {text!r}")
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"not a date (YYYY-MM-DD): {text!r}") from None
+
+
+class ConsoleView:
+    """Read-only views of ``root`` for the console; every path stays inside the root."""
+
+    def __init__(self, services: BotServices, root: MemoryRoot) -> None:
+        self.services = services
+        self.root = root
+
+    def memory_items(self) -> list[dict[str, Any]]:
+        return [
+            {"text": i.text, "section": i.section, "line": i.line, "sources": _refs(i.sources)}
+            for i in read_memory(self.root).items
+        ]
+
+    def source(self, ref: str) -> dict[str, Any]:
+        parsed = SourceRef.parse(ref)
+        if parsed is None:
+            raise UsageError(f"not a source reference (PATH#Ln or PATH#Ln-Lm): {ref!r}")
+        path = self.root.resolve(parsed.path)
+        if not path.is_file():
+            raise UsageError(f"no such file: {parsed.path}")
+        lines = path.read_text(encoding="utf-8").splitlines()
+        end = min(parsed.end, parsed.start + MAX_SOURCE_LINES - 1)
+        return {
+            "ref": str(parsed),
+            "path": parsed.path,
+            "start": parsed.start,
+            "end": end,
+            "lines": lines[parsed.start - 1 : end],
+            "exists": parsed.start <= len(lines),
+        }
+
+    def note_dates(self) -> list[str]:
+        return [d.isoformat() for d in reversed(self.root.note_dates())]
+
+    def note(self, day: str) -> str:
+        path = self.root.daily_note(_day(day))
+        if not path.is_file():
+            raise UsageError(f"no daily note for {day}")
+        return path.read_text(encoding="utf-8")
+
+    def archive(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "text": a.text,
+                "reason": a.reason,
+                "archived": a.archived,
+                "sources": _refs(a.sources),
+            }
+            for a in read_archive(self.root)
+        ]
+
+    def diary(self) -> list[dict[str, str]]:
+        folder = self.root.diary_dir
+        if not folder.is_dir():
+            return []
+        entries = []
+        for path in sorted(folder.glob("*.md"), reverse=True):
+            if _DATE.match(path.stem):
+                entries.append({"date": path.stem, "text": path.read_text(encoding="utf-8")})
+        return entries
+
+    def dreaming(self) -> dict[str, Any]:
+        info = dreaming_info(self.services, self.root)
+        counts = memory_counts(self.root)
+        info["counts"] = {
+            "items": counts.get("items", 0),
+            "archive_items": counts.get("archive_items", 0),
+            "notes": len(counts.get("notes") or {}),
+        }
+        return info
+
+    def search(self, query: str, limit: int = 8) -> list[dict[str, Any]]:
+        if not query.strip():
+            raise UsageError("the search query is empty")
+        return self.services.search.search(self.root, query, limit=limit, min_score=0.0)

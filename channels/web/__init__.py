@@ -1,0 +1,1 @@
+"""The web console channel: chat, memory browser, dream diary (FastAPI + plain HTML/JS)."""

@@ -1,0 +1,132 @@
+"""The web console's HTTP API and static page (FastAPI; no build step).
+
+Everything is the owner's: the console chats as the owner and shows the workspace's
+memory. With ``web_password`` set every request needs HTTP Basic auth (any user name).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.responses import FileResponse
+from fastapi.security import HTTPBasic, HTTPBasicCredentials
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from bot.console import ConsoleView
+from bot.messages import IncomingMessage, Scope
+from memory.errors import MemoryEngineError
+
+STATIC = Path(__file__).parent / "static"
+WEB_SCOPE = Scope("web", "owner", False, "web console")
+
+
+class ChatIn(BaseModel):
+    text: str = Field(min_length=1, max_length=20000)
+
+
+class DreamIn(BaseModel):
+    days: int | None = Field(default=None, ge=1, le=30)
+
+
+class Outbox:
+    """Messages the bot sends unprompted (dream reports), numbered for polling."""
+
+    def __init__(self) -> None:
+        self._items: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+
+    def put(self, text: str) -> None:
+        with self._lock:
+            self._items.append({"id": len(self._items) + 1, "text": text})
+
+    def after(self, last: int) -> list[dict[str, Any]]:
+        with self._lock:
+            return [m for m in self._items if m["id"] > last]
+
+
+def create_app(
+    handle: Callable[[IncomingMessage], list[str]],
+    view: ConsoleView,
+    outbox: Outbox,
+    password: str | None,
+) -> FastAPI:
+    basic = HTTPBasic(auto_error=False)
+
+    def auth(credentials: HTTPBasicCredentials | None = Depends(basic)) -> None:  # noqa: B008
+        if password is None:
+            return
+        given = credentials.password if credentials else ""
+        if not secrets.compare_digest(given.encode(), password.encode()):
+            raise HTTPException(401, "password required", {"WWW-Authenticate": "Basic"})
+
+    app = FastAPI(title="CowDream console", docs_url=None, redoc_url=None, openapi_url=None)
+    guarded = [Depends(auth)]
+
+    def safely(fn: Callable[[], Any]) -> Any:
+        try:
+            return fn()
+        except MemoryEngineError as exc:
+            raise HTTPException(400, str(exc)) from None
+
+    @app.get("/", dependencies=guarded)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.post("/api/chat", dependencies=guarded)
+    def chat(body: ChatIn) -> dict[str, Any]:
+        message = IncomingMessage(WEB_SCOPE, "owner", "owner", body.text.strip())
+        return {"replies": handle(message)}
+
+    @app.get("/api/messages", dependencies=guarded)
+    def messages(after: int = 0) -> dict[str, Any]:
+        return {"messages": outbox.after(after)}
+
+    @app.get("/api/memory", dependencies=guarded)
+    def memory() -> dict[str, Any]:
+        return {"items": view.memory_items()}
+
+    @app.get("/api/source", dependencies=guarded)
+    def source(ref: str) -> dict[str, Any]:
+        return dict(safely(lambda: view.source(ref)))
+
+    @app.get("/api/notes", dependencies=guarded)
+    def notes() -> dict[str, Any]:
+        return {"dates": view.note_dates()}
+
+    @app.get("/api/notes/{day}", dependencies=guarded)
+    def note(day: str) -> dict[str, Any]:
+        return {"date": day, "text": safely(lambda: view.note(day))}
+
+    @app.get("/api/archive", dependencies=guarded)
+    def archive() -> dict[str, Any]:
+        return {"items": view.archive()}
+
+    @app.get("/api/diary", dependencies=guarded)
+    def diary() -> dict[str, Any]:
+        return {"entries": view.diary()}
+
+    @app.get("/api/dreaming", dependencies=guarded)
+    def dreaming() -> dict[str, Any]:
+        return dict(view.dreaming())
+
+    @app.post("/api/dream", dependencies=guarded)
+    def dream(body: DreamIn) -> dict[str, Any]:
+        text = "/memory dream" + (f" {body.days}" if body.days else "")
+        return {"replies": handle(IncomingMessage(WEB_SCOPE, "owner", "owner", text))}
+
+    @app.get("/api/search", dependencies=guarded)
+    def search(q: str, limit: int = 8) -> dict[str, Any]:
+        return {"query": q, "hits": safely(lambda: view.search(q, max(1, min(limit, 50))))}
+
+    @app.exception_handler(ValueError)
+    def bad_value(request: Request, exc: ValueError) -> Any:
+        raise HTTPException(400, str(exc))
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

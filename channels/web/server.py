@@ -1,0 +1,82 @@
+"""The web channel: serves the console with uvicorn until stopped."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import threading
+
+import uvicorn
+
+from bot.config import BotConfig
+from bot.console import ConsoleView
+from bot.engine import Bot
+from bot.errors import ConfigError
+from bot.messages import Scope
+from channels.base import BotHandler, Channel
+from channels.web.app import WEB_SCOPE, Outbox, create_app
+
+log = logging.getLogger(__name__)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class WebChannel(Channel):
+    """The console on ``web_host:web_port``; a password is required off loopback."""
+
+    name = "web"
+
+    def __init__(self, config: BotConfig, *, port: int | None = None) -> None:
+        self.host = config.web_host
+        self.port = config.web_port if port is None else port
+        secret = config.web_password
+        self.password = secret.get_secret_value() if secret else None
+        if not is_loopback(self.host) and self.password is None:
+            raise ConfigError(
+                f"web_host {self.host!r} is reachable from other machines: set web_password"
+            )
+        self.outbox = Outbox()
+        self.server: uvicorn.Server | None = None
+        self.started = threading.Event()
+
+    def run(self, bot: BotHandler) -> None:
+        if not isinstance(bot, Bot):
+            raise TypeError("the web console needs the CowDream bot engine")
+        root = bot.services.scopes.root_for(WEB_SCOPE)
+        app = create_app(bot.handle, ConsoleView(bot.services, root), self.outbox, self.password)
+        config = uvicorn.Config(
+            app, host=self.host, port=self.port, log_level="warning", access_log=False
+        )
+        self.server = uvicorn.Server(config)
+        log.info("web console on http://%s:%d/", self.host, self.port)
+        watcher = threading.Thread(target=self._watch_started, daemon=True)
+        watcher.start()
+        self.server.run()
+
+    def _watch_started(self) -> None:
+        while self.server is not None and not self.server.should_exit:
+            if self.server.started:
+                self.started.set()
+                return
+            threading.Event().wait(0.05)
+
+    @property
+    def bound_port(self) -> int:
+        """The port actually bound (useful with port 0)."""
+        assert self.server is not None and self.server.servers
+        sock = self.server.servers[0].sockets[0]
+        return int(sock.getsockname()[1])
+
+    def send(self, scope: Scope, text: str) -> None:
+        self.outbox.put(text)
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.should_exit = True

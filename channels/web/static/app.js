@@ -1,0 +1,214 @@
+"use strict";
+// CowDream console: plain JavaScript, no build step. Talks to /api/* on the same origin.
+
+const $ = (id) => document.getElementById(id);
+let lastMessage = 0;
+
+async function api(path, options = {}) {
+  const response = await fetch(path, {
+    headers: { "Content-Type": "application/json" },
+    credentials: "same-origin",
+    ...options,
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.detail || response.statusText);
+  return body;
+}
+
+function el(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+function say(text, who) {
+  const log = $("chat-log");
+  log.appendChild(el("div", text, `msg ${who}`));
+  log.scrollTop = log.scrollHeight;
+}
+
+function showError(container, error) {
+  container.replaceChildren(el("p", String(error.message || error), "error"));
+}
+
+// tabs ------------------------------------------------------------------------------
+const loaders = {
+  memory: loadMemory, notes: loadNotes, archive: loadArchive, diary: loadDiary,
+};
+document.querySelectorAll("nav button").forEach((button) => {
+  button.addEventListener("click", () => {
+    document.querySelectorAll("nav button").forEach((b) => b.classList.remove("active"));
+    document.querySelectorAll(".tab").forEach((t) => t.classList.remove("active"));
+    button.classList.add("active");
+    $(`tab-${button.dataset.tab}`).classList.add("active");
+    const load = loaders[button.dataset.tab];
+    if (load) load();
+  });
+});
+
+// chat ------------------------------------------------------------------------------
+$("chat-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const text = $("chat-input").value.trim();
+  if (!text) return;
+  $("chat-input").value = "";
+  say(text, "user");
+  try {
+    const body = await api("/api/chat", { method: "POST", body: JSON.stringify({ text }) });
+    body.replies.forEach((reply) => say(reply, "bot"));
+  } catch (error) {
+    say(`Error: ${error.message}`, "notice");
+  }
+  loadDreaming();
+});
+
+async function poll() {
+  try {
+    const body = await api(`/api/messages?after=${lastMessage}`);
+    for (const message of body.messages) {
+      lastMessage = Math.max(lastMessage, message.id);
+      say(message.text, "notice");
+      loadDreaming();
+    }
+  } catch (error) { /* the next poll retries */ }
+}
+
+// memory ----------------------------------------------------------------------------
+function sourceLinks(sources) {
+  const span = el("span", undefined, "sources");
+  for (const source of sources) {
+    const link = el("a", source.ref);
+    link.href = "#";
+    link.addEventListener("click", (event) => { event.preventDefault(); showSource(source.ref); });
+    span.appendChild(link);
+  }
+  return span;
+}
+
+async function showSource(ref) {
+  const view = $("source-view");
+  view.hidden = false;
+  try {
+    const body = await api(`/api/source?ref=${encodeURIComponent(ref)}`);
+    const numbered = body.lines.map((line, i) => `${body.start + i}: ${line}`);
+    view.textContent = `${body.ref}\n${numbered.join("\n")}`;
+  } catch (error) {
+    view.textContent = `${ref}: ${error.message}`;
+  }
+}
+
+async function loadMemory() {
+  const list = $("memory-items");
+  try {
+    const body = await api("/api/memory");
+    list.replaceChildren();
+    if (!body.items.length) list.appendChild(el("li", "MEMORY.md is empty."));
+    for (const item of body.items) {
+      const li = el("li");
+      if (item.section) li.appendChild(el("em", `${item.section}: `));
+      li.appendChild(el("span", item.text + " "));
+      li.appendChild(item.sources.length ? sourceLinks(item.sources) : el("small", "(hand-written)"));
+      list.appendChild(li);
+    }
+  } catch (error) { showError(list, error); }
+}
+
+async function loadNotes() {
+  const list = $("note-dates");
+  try {
+    const body = await api("/api/notes");
+    list.replaceChildren();
+    if (!body.dates.length) list.appendChild(el("li", "No daily notes yet."));
+    for (const day of body.dates) {
+      const link = el("a", day);
+      link.href = "#";
+      link.addEventListener("click", async (event) => {
+        event.preventDefault();
+        const note = await api(`/api/notes/${day}`);
+        $("note-text").textContent = note.text;
+      });
+      const li = el("li");
+      li.appendChild(link);
+      list.appendChild(li);
+    }
+  } catch (error) { showError(list, error); }
+}
+
+async function loadArchive() {
+  const list = $("archive-items");
+  try {
+    const body = await api("/api/archive");
+    list.replaceChildren();
+    if (!body.items.length) list.appendChild(el("li", "The archive is empty."));
+    for (const item of body.items) {
+      const li = el("li", `${item.text} — ${item.reason || "archived"} (${item.archived}) `);
+      li.appendChild(sourceLinks(item.sources));
+      list.appendChild(li);
+    }
+  } catch (error) { showError(list, error); }
+}
+
+async function loadDiary() {
+  const box = $("diary-entries");
+  try {
+    const body = await api("/api/diary");
+    box.replaceChildren();
+    if (!body.entries.length) box.appendChild(el("p", "No dreams yet."));
+    for (const entry of body.entries) {
+      const article = el("article", undefined, "diary-entry");
+      article.appendChild(el("h3", entry.date));
+      article.appendChild(el("pre", entry.text));
+      box.appendChild(article);
+    }
+  } catch (error) { showError(box, error); }
+}
+
+// dreaming --------------------------------------------------------------------------
+async function loadDreaming() {
+  try {
+    const info = await api("/api/dreaming");
+    const last = info.last_dream ? `${info.last_dream.status} at ${info.last_dream.at}` : "never";
+    const next = info.enabled ? `next run ${info.next_run}` : "nightly dreaming off";
+    const running = info.running ? " · dreaming now…" : "";
+    $("dream-state").textContent =
+      `${next} · last: ${last} · ${info.counts.items} items, ` +
+      `${info.counts.archive_items} archived, ${info.counts.notes} notes${running}`;
+  } catch (error) {
+    $("dream-state").textContent = `status unavailable: ${error.message}`;
+  }
+}
+
+$("run-dream").addEventListener("click", async () => {
+  const days = parseInt($("dream-days").value, 10) || undefined;
+  try {
+    const body = await api("/api/dream", { method: "POST", body: JSON.stringify({ days }) });
+    body.replies.forEach((reply) => say(reply, "notice"));
+  } catch (error) {
+    say(`Error: ${error.message}`, "notice");
+  }
+  loadDreaming();
+});
+
+// search ----------------------------------------------------------------------------
+$("search-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const list = $("search-hits");
+  const query = $("search-input").value.trim();
+  if (!query) return;
+  try {
+    const body = await api(`/api/search?q=${encodeURIComponent(query)}`);
+    list.replaceChildren();
+    if (!body.hits.length) list.appendChild(el("li", "No hits."));
+    for (const hit of body.hits) {
+      const li = el("li");
+      li.appendChild(el("span", hit.score.toFixed(2), "score"));
+      li.appendChild(el("code", `${hit.path}#L${hit.start_line}-L${hit.end_line} `));
+      li.appendChild(el("span", hit.snippet));
+      list.appendChild(li);
+    }
+  } catch (error) { showError(list, error); }
+});
+
+loadDreaming();
+setInterval(poll, 1000);

@@ -1,0 +1,92 @@
+"""The web console's HTTP API against a running server."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from web_support import console_config, running_console
+
+from bot.errors import ConfigError
+from channels.web.server import WebChannel
+from tests.fakes.openai_server import FakeOpenAI
+
+
+def wait_for_message(client: httpx.Client, timeout: float = 30) -> list[dict[str, object]]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        messages = client.get("/api/messages").json()["messages"]
+        if messages:
+            return list(messages)
+        time.sleep(0.1)
+    raise AssertionError("no message arrived")
+
+
+def test_dream_memory_sources_notes_and_diary(tmp_path: Path) -> None:
+    with running_console(console_config(tmp_path)) as console:
+        client = console.client()
+        status = client.get("/api/dreaming").json()
+        assert status["enabled"] is True and status["counts"]["notes"] == 1
+        started = client.post("/api/dream", json={"days": 2}).json()["replies"]
+        assert started == [
+            "Dream started over the last 2 day(s) of notes; I will report when done."
+        ]
+        (report,) = wait_for_message(client)
+        assert str(report["text"]).startswith("Dream done (extractive): 2 items")
+        items = client.get("/api/memory").json()["items"]
+        assert {i["text"] for i in items} >= {"The user is learning to play the cello"}
+        ref = items[0]["sources"][0]["ref"]
+        source = client.get("/api/source", params={"ref": ref}).json()
+        assert source["lines"][0].startswith("- The user")
+        assert client.get("/api/notes").json() == {"dates": ["2026-11-29"]}
+        assert "jasmine" in client.get("/api/notes/2026-11-29").json()["text"]
+        diary = client.get("/api/diary").json()["entries"]
+        assert len(diary) == 1 and "Deep Dream" in diary[0]["text"]
+        last = client.get("/api/dreaming").json()["last_dream"]
+        assert last["status"] == "done"
+        assert client.get("/api/archive").json() == {"items": []}
+
+
+def test_search_and_bad_input(tmp_path: Path) -> None:
+    with running_console(console_config(tmp_path)) as console:
+        client = console.client()
+        hits = client.get("/api/search", params={"q": "cello"}).json()["hits"]
+        assert hits[0]["path"] == "memory/2026-11-29.md" and hits[0]["score"] > 0
+        bad = client.get("/api/source", params={"ref": "../../etc/passwd#L1"})
+        assert bad.status_code == 400
+        assert client.get("/api/notes/2026-13-99").status_code == 400
+        assert client.get("/api/notes/1999-01-01").status_code == 400
+        assert client.post("/api/chat", json={"text": ""}).status_code == 422
+        assert client.post("/api/dream", json={"days": 99}).status_code == 422
+
+
+def test_chat_goes_through_the_bot(tmp_path: Path, llm_server: FakeOpenAI) -> None:
+    config = console_config(
+        tmp_path, open_ai_api_base=llm_server.url, open_ai_api_key="sk-test-web"
+    )
+    with running_console(config) as console:
+        client = console.client()
+        llm_server.reply("Hi from the model")
+        assert client.post("/api/chat", json={"text": "hello"}).json() == {
+            "replies": ["Hi from the model"]
+        }
+        assert "memory_search" in str(llm_server.chat_requests()[0]["tools"])
+
+
+def test_password_is_required_when_set(tmp_path: Path) -> None:
+    with running_console(console_config(tmp_path, web_password="hunter2")) as console:
+        anonymous = console.client()
+        assert anonymous.get("/").status_code == 401
+        assert anonymous.get("/api/memory").status_code == 401
+        wrong = console.client(auth=("x", "nope"))
+        assert wrong.get("/api/memory").status_code == 401
+        right = console.client(auth=("owner", "hunter2"))
+        assert right.get("/api/memory").status_code == 200
+
+
+def test_exposed_console_needs_a_password(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="set web_password"):
+        WebChannel(console_config(tmp_path, web_host="0.0.0.0"))
+    WebChannel(console_config(tmp_path, web_host="0.0.0.0", web_password="pw"))
