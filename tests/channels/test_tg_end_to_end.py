@@ -13,6 +13,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from pydantic import SecretStr
 
 from bot.builder import build_bot
 from bot.config import BotConfig
@@ -29,7 +30,7 @@ GROUP, ALICE, BOB = -100777, 11, 22
 def live(tmp_path: Path, telegram_server: FakeTelegramServer) -> Iterator[tuple[Bot, Path]]:
     config = BotConfig(
         channel_type="telegram",
-        telegram_token=telegram_server.token,
+        telegram_token=SecretStr(telegram_server.token),
         telegram_api_base=telegram_server.base_url,
         agent_workspace=str(tmp_path / "ws"),
         timezone="Asia/Shanghai",
