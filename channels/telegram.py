@@ -24,6 +24,7 @@ from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
 
 from bot.config import BotConfig
+from bot.errors import ConfigError
 from bot.messages import IncomingMessage, Scope
 from channels.base import BotHandler, Channel
 from channels.telegram_admins import ChatAdminCache
@@ -35,8 +36,8 @@ log = logging.getLogger(__name__)
 FAILURE_REPLY = "Sorry, something went wrong while handling that; the error has been logged."
 
 
-class TelegramStartError(Exception):
-    """The channel cannot start: a rejected token or an unusable proxy setting."""
+class TelegramStartError(ConfigError):
+    """The channel cannot start: an empty or rejected token, or an unusable proxy setting."""
 
 
 class ChannelNotRunning(RuntimeError):
@@ -66,7 +67,8 @@ class TelegramChannel(Channel):
         self._poll_timeout = poll_timeout
         self._retry = retry or RetryPolicy()
         self._admin_ttl = admin_ttl
-        self._app: Application | None = None
+        self._application = self._build_application()  # fails fast on a bad proxy
+        self._connected: Application | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
         self._stop_requested = threading.Event()
@@ -90,7 +92,7 @@ class TelegramChannel(Channel):
         """Send ``text`` to the chat of ``scope``; blocks until sent unless called on the loop."""
         if scope.platform != self.name:
             raise ValueError(f"scope {scope.key} is not a Telegram chat")
-        loop, app = self._loop, self._app
+        loop, app = self._loop, self._connected
         if loop is None or app is None or loop.is_closed():
             raise ChannelNotRunning("the Telegram channel is not running")
         coro = send_text(app.bot, int(scope.chat_id), text, policy=self._retry)
@@ -115,7 +117,7 @@ class TelegramChannel(Channel):
         self._stopping = asyncio.Event()
         if self._stop_requested.is_set():
             return
-        app = self._build_application()
+        app = self._application
         app.add_handler(
             MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._make_handler(bot))
         )
@@ -123,7 +125,7 @@ class TelegramChannel(Channel):
         try:
             if not await self._connect(app):
                 return
-            self._app = app
+            self._connected = app
             await app.start()
             assert app.updater is not None
             await app.updater.start_polling(
@@ -165,7 +167,7 @@ class TelegramChannel(Channel):
         return False
 
     async def _shutdown(self, app: Application) -> None:
-        self._app = None
+        self._connected = None
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         if app.running:

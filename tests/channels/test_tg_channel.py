@@ -10,6 +10,7 @@ from pydantic import SecretStr
 from tg_support import RecordingBot, running_channel, telegram_config
 
 from bot.config import BotConfig
+from bot.errors import ConfigError
 from bot.messages import Scope
 from channels.telegram import ChannelNotRunning, TelegramChannel, TelegramStartError
 from tests.fakes.telegram_server import BOT_ID, BOT_USERNAME, FakeTelegramServer, Fault
@@ -222,3 +223,14 @@ def test_the_bot_user_is_known(telegram_server: FakeTelegramServer) -> None:
         )
         telegram_server.wait_for_sent(1)
     assert [(m.text, m.addressed) for m in bot.messages] == [("thanks", True)]
+
+
+def test_a_socks_proxy_without_its_extra_is_a_config_error() -> None:
+    config = BotConfig(
+        channel_type="telegram",
+        telegram_token=SecretStr("1:abc"),
+        telegram_proxy="socks5://user:hunter2@127.0.0.1:1080",
+    )
+    with pytest.raises(ConfigError, match="telegram_proxy cannot be used") as info:
+        TelegramChannel(config)
+    assert "hunter2" not in str(info.value)
