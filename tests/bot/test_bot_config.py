@@ -77,7 +77,7 @@ def test_environment_overrides_are_parsed_not_evaluated(tmp_path: Path) -> None:
     assert config.agent_max_context_turns == 8
     assert config.model == "__import__('os').system('echo pwned')"
     assert config.dreaming_enabled is False
-    with pytest.raises(ConfigError, match="COW_WEB_PORTT.*did you mean 'web_port'"):
+    with pytest.raises(ConfigError, match=r"COW_WEB_PORTT.*did you mean 'web_port'"):
         env_overrides({"COW_WEB_PORTT": "1"})
     with pytest.raises(ConfigError, match="COW_ADMIN_USERS is not valid JSON"):
         env_overrides({"COW_ADMIN_USERS": "[alice"})

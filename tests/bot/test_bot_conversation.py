@@ -83,7 +83,7 @@ def test_trimmed_context_goes_to_the_daily_note(
     assert "## Trimmed Context (14:02)" in note
     assert "Hangzhou" in note
     assert "Mei" not in note  # still in the window, not trimmed yet
-    summary_request = [r for r in llm.requests if "response_format" in r][0]
+    summary_request = next(r for r in llm.requests if "response_format" in r)
     assert "Hangzhou" in request_text(summary_request)
     assert "Mei" not in request_text(summary_request)
     last = llm.chat_requests()[-1]["messages"]
