@@ -104,6 +104,8 @@ def render_memory(old: MemoryDoc, generated: Iterable[MemoryItem]) -> str:
             for e in entries
             if isinstance(e, str) or e.handwritten
         ]
+        while kept and not kept[-1].strip():  # the blank line before the next heading
+            kept.pop()  # would otherwise land between this heading and its items
         kept += [item.render() for item in by_section.pop(section, [])]
         seen_sections.add(section)
         if section:

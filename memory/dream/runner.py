@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import logging
 from collections.abc import Callable
@@ -119,7 +120,7 @@ def _dream(
             report.status, report.reason = "failed", str(exc)
         else:
             _fill(report, inputs, proposal)
-            return _write(root, options, inputs, proposal, report, now, digest, state, fault)
+            return _write(root, options, inputs, proposal, report, now, state, fault)
     if not options.dry_run:
         _record(root, state, report, now)
     return report
@@ -147,7 +148,6 @@ def _write(
     proposal: Proposal,
     report: DreamReport,
     now: datetime,
-    digest: str,
     state: dict[str, object],
     fault: Fault | None,
 ) -> DreamReport:
@@ -168,6 +168,12 @@ def _write(
     diary_path = root.diary(today)
     old_diary = diary_path.read_text(encoding="utf-8") if diary_path.exists() else ""
     stamp = now.isoformat(timespec="seconds")
+    # Hash what the next dream will read (the notes and this new MEMORY.md), so that a
+    # second dream over unchanged notes is skipped.
+    after = dataclasses.replace(
+        inputs, lines={**inputs.lines, "MEMORY.md": new_memory.splitlines()}
+    )
+    digest = input_hash(after, report.engine, options)
     state = dict(state)
     state["last_success"] = {"time": stamp, "engine": report.engine, "hash": digest}
     state["last_run"] = _summary(report, stamp)
