@@ -15,9 +15,8 @@ JSON-mode requests (``response_format: json_object``, as the memory engine's sum
 dreams send) draw from their own queue, scripted with ``json_reply(obj)``, so they never
 eat the answers scripted for the conversation. Answers are used in the order scripted.
 When a queue is empty, ``fallback(request)`` decides (by default ``{"bullets": []}`` for
-JSON-mode requests and ``"ok"`` otherwise). ``route`` (optional) is consulted before the queue and may answer a
-request itself (return a :class:`Scripted`) or pass (return None), e.g. to serve the
-memory engine's JSON calls while the queue scripts the chat.
+JSON-mode requests and ``"ok"`` otherwise). ``route`` (optional) is consulted before the
+queues and may answer a request itself (return a :class:`Scripted`) or pass (None).
 """
 
 from __future__ import annotations
