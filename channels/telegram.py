@@ -162,6 +162,13 @@ class TelegramChannel(Channel):
                 return False
             else:
                 self._me = BotIdentity(id=app.bot.id, username=app.bot.username)
+                if not app.bot.can_read_all_group_messages:
+                    log.warning(
+                        "@%s has privacy mode on: in groups it only sees commands, mentions and "
+                        "replies, so group memory misses the rest; turn it off in @BotFather "
+                        "(/setprivacy -> Disable) and re-add the bot to its groups",
+                        app.bot.username,
+                    )
                 self._admins = ChatAdminCache(app.bot, ttl=self._admin_ttl)
                 return True
         return False

@@ -159,7 +159,10 @@ class WeChatChannel(Channel):
         log.info("WeChat logged in as %s", self._client.storageClass.nickName)
 
     def _serve(self) -> None:
-        self._client.run(debug=False, blockThread=True)
+        """itchat's ``run`` loop, minus its swallowing of Ctrl-C (which reads as a lost login)."""
+        client = self._client
+        while client.alive and not self._stop.is_set():
+            client.configured_reply()  # waits up to 1 s for the next message
 
     @property
     def _state_file(self) -> Path:
