@@ -7,7 +7,6 @@ import json
 import multiprocessing
 import threading
 from datetime import datetime, timedelta
-from pathlib import Path
 
 import pytest
 from mem_support import NOW, UTC, at, note, read, tree
@@ -216,4 +215,4 @@ def test_proposal_losing_a_prior_item_is_refused(root: MemoryRoot) -> None:
     check_accounting(inputs, Proposal(keep=[coffee], archive=[(maria, "pruned")]))
     merged = MemoryItem("用户一直喜欢美式咖啡", coffee.sources + kept.sources)
     check_accounting(inputs, Proposal(keep=[merged], archive=[(maria, "overflow")]))
-    assert [n.text for n in parse_note(root, at(28).date())][0] == "用户喜欢美式咖啡"
+    assert parse_note(root, at(28).date())[0].text == "用户喜欢美式咖啡"
