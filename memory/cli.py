@@ -50,8 +50,8 @@ def days_type(text: str) -> int:
     return value
 
 
-def common_options() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+def common_options() -> Parser:
+    common = Parser(add_help=False)
     common.add_argument("--workspace", metavar="DIR", help="memory root (default: ~/cow)")
     common.add_argument("--config", metavar="FILE", type=Path, help="config.json with model keys")
     common.add_argument("--json", action="store_true", help="machine-readable output")
@@ -93,7 +93,7 @@ def build_parser() -> Parser:
     return parser
 
 
-def _register_search(sub: Any, common: argparse.ArgumentParser) -> None:
+def _register_search(sub: Any, common: Parser) -> None:
     try:
         from memory.search.commands import register
     except ModuleNotFoundError as exc:  # search not installed in this checkout

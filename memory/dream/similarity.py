@@ -30,7 +30,7 @@ EXCLUSIVE = re.compile(
 )
 
 # Topic families: two statements about the same family can contradict each other.
-FAMILIES: dict[str, tuple[str, ...]] = {
+FAMILIES: dict[str, list[str]] = {
     "drink": (
         "咖啡 拿铁 美式 摩卡 卡布奇诺 浓缩 茶 奶茶 绿茶 红茶 乌龙 可乐 果汁 啤酒 酒 喝 饮料 "
         "coffee latte americano espresso mocha cappuccino tea milk juice beer wine drink drinks"
