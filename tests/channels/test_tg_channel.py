@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -234,3 +235,16 @@ def test_a_socks_proxy_without_its_extra_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="telegram_proxy cannot be used") as info:
         TelegramChannel(config)
     assert "hunter2" not in str(info.value)
+
+
+def test_privacy_mode_is_reported_at_start(
+    telegram_server: FakeTelegramServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    telegram_server.privacy_mode = True
+    with (
+        caplog.at_level(logging.WARNING, logger="channels.telegram"),
+        running_channel(telegram_server, RecordingBot()),
+    ):
+        telegram_server.push_message(chat_id=ALICE, user_id=ALICE, text="hi")
+        telegram_server.wait_for_sent(1)
+    assert any("privacy mode on" in r.getMessage() for r in caplog.records)

@@ -55,6 +55,7 @@ class FakeTelegramServer:
         self.token = token
         self.admins: dict[int, set[int]] = {}  # chat id -> user ids with admin status
         self.creators: dict[int, int] = {}  # chat id -> creator user id
+        self.privacy_mode = False  # True: getMe says the bot cannot read all group messages
         self.sent: list[SentMessage] = []
         self.calls: list[str] = []
         self._updates: list[dict[str, Any]] = []
@@ -175,7 +176,7 @@ class FakeTelegramServer:
             "first_name": "CowDream",
             "username": BOT_USERNAME,
             "can_join_groups": True,
-            "can_read_all_group_messages": True,
+            "can_read_all_group_messages": not self.privacy_mode,
             "supports_inline_queries": False,
         }
 
