@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from channels.registry import create_channel
 
 
 def main(argv: list[str] | None = None) -> int:
+    # python-telegram-bot 22 warns unless durations are timedeltas; opt in to the new API.
+    os.environ.setdefault("PTB_TIMEDELTA", "true")
     parser = argparse.ArgumentParser(prog="app.py", description=__doc__)
     parser.add_argument("--config", type=Path, help="config file (default: ./config.json)")
     args = parser.parse_args(argv)
@@ -41,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
         channel.run(bot)
     except KeyboardInterrupt:
         channel.stop()
+    except BotError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     finally:
         bot.shutdown()
     return 0

@@ -78,7 +78,8 @@ class CommandsPlugin(Plugin):
         if sub == "undo":
             from memory.history import undo
 
-            return f"Undone: {undo(ctx.root)}"
+            message = undo(ctx.root)
+            return message[:1].upper() + message[1:]
         return self.forget(ctx, rest)
 
     def dream(self, ctx: ChatContext, arg: str) -> str:
