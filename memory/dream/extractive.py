@@ -181,7 +181,7 @@ class ExtractiveEngine:
             if home is None:
                 home = Cluster()
                 clusters.append(home)
-                for token in self._tokens(st.text):
+                for token in sorted(self._tokens(st.text)):
                     index[token].append(len(clusters) - 1)
             home.members.append(st)
             for ref in st.refs:
@@ -203,7 +203,9 @@ class ExtractiveEngine:
             if postings and len(postings) < 2000:
                 counts.update(postings)
         speaker = _speaker(st.text)
-        for cid, _ in counts.most_common(CANDIDATES_PER_LOOKUP):
+        # Ties broken by cluster number, not by set order (which varies with PYTHONHASHSEED).
+        candidates = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        for cid, _ in candidates[:CANDIDATES_PER_LOOKUP]:
             cluster = clusters[cid]
             if _speaker(cluster.text) != speaker:
                 continue
@@ -220,8 +222,8 @@ class ExtractiveEngine:
             f = features(newer.text)
             if f.change or f.exclusive or f.negated:
                 seen: set[int] = set()
-                pool = [c for fam in f.families for c in by_family[fam]]
-                pool += [c for w in f.words for c in by_word.get(w, [])[:200]]
+                pool = [c for fam in sorted(f.families) for c in by_family[fam]]
+                pool += [c for w in sorted(f.words) for c in by_word.get(w, [])[:200]]
                 for older in pool:
                     if id(older) in seen or older.superseded_by is not None:
                         continue

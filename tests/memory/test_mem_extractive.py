@@ -3,6 +3,11 @@ determinism, and the diary."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from mem_support import NOW, at, bullets, copy_root, generated, note, read, tree
@@ -182,3 +187,33 @@ def test_diary_in_english_for_english_notes(root: MemoryRoot) -> None:
     assert f"MEMORY.md now holds {report.items} items." in text
     assert not has_cjk(text)
     assert len(bullets(root.memory_md)) == 3
+
+
+DREAM_IN_CHILD = """
+import sys
+from datetime import datetime
+from zoneinfo import ZoneInfo
+from memory.dream import DreamOptions, run_dream
+from memory.paths import MemoryRoot
+now = datetime(2026, 11, 29, 23, 58, tzinfo=ZoneInfo("Asia/Shanghai"))
+print(run_dream(MemoryRoot.at(sys.argv[1]), DreamOptions(days=30), model=None, now=now).status)
+"""
+
+
+def test_deterministic_across_processes_and_hash_seeds(tmp_path: Path) -> None:
+    """Set order varies with PYTHONHASHSEED; the dream's result must not."""
+    repo = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("bench_dream", repo / "bench" / "dream.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.generate(tmp_path / "base", 12, 120, 1, NOW.date())  # mixed zh/en, many near-twins
+    children = []
+    for seed in ("1", "2"):
+        shutil.copytree(tmp_path / "base", tmp_path / seed)
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(repo)}
+        cmd = [sys.executable, "-c", DREAM_IN_CHILD, str(tmp_path / seed)]
+        children.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True))
+    assert [c.communicate(timeout=60)[0].strip() for c in children] == ["done", "done"]
+    for rel in ("MEMORY.md", "memory/archive.md", "memory/dreams/2026-11-29.md"):
+        assert read(tmp_path / "1" / rel) == read(tmp_path / "2" / rel), rel

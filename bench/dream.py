@@ -1,0 +1,287 @@
+"""Benchmark: one extractive Deep Dream over 30 days of notes, 200 bullets a day.
+
+Generates mixed Chinese and English daily notes (preferences, plans, people, facts,
+chatter, repeats and contradictions) in a temporary memory root, then runs
+``python -m memory dream --engine extractive --days 30`` in a fresh process, so that
+interpreter start-up, imports and jieba's dictionary load are counted, and prints:
+
+- wall time of that process, and its peak RSS (``ru_maxrss`` of the child);
+- the in-process time of ``run_dream`` alone (a second fresh process);
+- the ``tracemalloc`` peak of ``run_dream`` (a third process: tracing slows it down).
+
+Usage: ``python bench/dream.py [--days 30] [--per-day 200] [--seed 7] [--keep]``.
+Target (issue 2): under 2 s and under 300 MB on the 2-core CI machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+REPO = Path(__file__).resolve().parents[1]
+ZONE = "Asia/Shanghai"
+
+DRINKS_ZH = ["美式咖啡", "拿铁", "摩卡", "乌龙茶", "绿茶", "奶茶", "可乐", "燕麦拿铁", "冷萃咖啡"]
+DRINKS_EN = ["americano", "latte", "green tea", "oat milk flat white", "espresso", "black tea"]
+CITIES_ZH = ["上海", "北京", "杭州", "深圳", "成都", "南京", "苏州", "广州", "西安", "厦门"]
+CITIES_EN = ["Berlin", "Lisbon", "Tokyo", "Seattle", "London", "Singapore", "Paris", "Toronto"]
+NAMES_ZH = ["张伟", "李娜", "王芳", "刘洋", "陈静", "杨帆", "赵磊", "黄敏", "周杰", "吴昊"]
+NAMES_EN = ["Maria", "Tom", "Alice", "Ben", "Priya", "Lukas", "Sofia", "Kenji", "Emma", "Omar"]
+RELATIONS_ZH = ["同事", "老板", "大学同学", "邻居", "表妹", "健身教练", "客户"]
+RELATIONS_EN = ["colleague", "manager", "sister", "neighbour", "dentist", "old friend", "client"]
+TOPICS_ZH = ["季度预算", "新版官网", "招聘", "数据迁移", "年会", "客户投诉", "安全审计"]
+TOPICS_EN = ["the Q3 budget", "the website redesign", "hiring", "the data migration", "on-call"]
+HOBBIES_ZH = ["爬山", "游泳", "摄影", "弹吉他", "下围棋", "跑步", "做饭", "看科幻小说"]
+HOBBIES_EN = ["bouldering", "sourdough baking", "chess", "trail running", "jazz piano", "birding"]
+WHEN_ZH = ["下周三", "下个月", "周末", "明天上午", "国庆节", "月底", "下周五晚上"]
+WHEN_EN = ["next Tuesday", "next month", "this weekend", "tomorrow morning", "in March"]
+CHATTER = [
+    "你好",
+    "好的，谢谢",
+    "哈哈",
+    "嗯嗯",
+    "收到",
+    "今天天气真好",
+    "晚安",
+    "在吗",
+    "ok thanks!",
+    "hi there",
+    "lol",
+    "sounds good",
+    "thanks a lot",
+    "用户问了明天会不会下雨",
+    "The user asked about the weather",
+    '[tool result] {"ok": true}',
+]
+
+
+TEMPLATES_ZH = [
+    "用户喜欢{drink}，{how}",
+    "用户最喜欢{drink}",
+    "用户改喝{drink}了",
+    "用户{when}要去{city}出差，住在{district}",
+    "用户的{rel}叫{name}，负责{topic}",
+    "用户住在{city}",
+    "用户决定{when}开始学{hobby}",
+    "{name}: 我负责{topic}，{when}前交初稿",
+    "用户对{allergen}过敏",
+    "用户每周{weekday}去{hobby}",
+    "用户记住了教训：{topic}之前一定要先备份数据",
+    "用户希望回答简短，{style}",
+]
+TEMPLATES_EN = [
+    "The user likes {drink} in the {daypart}",
+    "The user's favourite drink is {drink}",
+    "The user switched to {drink}",
+    "The user flies to {city} {when} for a conference",
+    "The user's {rel} {name} works on {topic}",
+    "The user lives in {city}",
+    "The user decided to take up {hobby} {when}",
+    "{name}: I'll send the draft of {topic} {when}",
+    "The user is allergic to {allergen}",
+    "The user goes {hobby} every {weekday}",
+    "Lesson learned: always back up before {topic}",
+    "The user wants short answers, {style}",
+]
+SLOTS_ZH = {
+    "drink": DRINKS_ZH,
+    "city": CITIES_ZH,
+    "name": NAMES_ZH,
+    "rel": RELATIONS_ZH,
+    "topic": TOPICS_ZH,
+    "hobby": HOBBIES_ZH,
+    "when": WHEN_ZH,
+    "how": ["不加糖", "少冰", "要热的", "加燕麦奶"],
+    "district": ["静安区", "朝阳区", "西湖区", "南山区"],
+    "allergen": ["花生", "海鲜", "青霉素", "猫毛", "芒果"],
+    "weekday": list("一二三四五六日"),
+    "style": ["用中文", "不要表情", "先给结论", "附上链接"],
+}
+SLOTS_EN = {
+    "drink": DRINKS_EN,
+    "city": CITIES_EN,
+    "name": NAMES_EN,
+    "rel": RELATIONS_EN,
+    "topic": TOPICS_EN,
+    "hobby": HOBBIES_EN,
+    "when": WHEN_EN,
+    "daypart": ["morning", "afternoon", "evening"],
+    "allergen": ["peanuts", "shellfish", "penicillin", "cats"],
+    "weekday": ["Monday", "Saturday", "Sunday"],
+    "style": ["no emoji", "with sources", "in English"],
+}
+
+
+def statement(rng: random.Random) -> str:
+    """One fresh, plausible statement, Chinese (55 %) or English."""
+    zh = rng.random() < 0.55
+    template = rng.choice(TEMPLATES_ZH if zh else TEMPLATES_EN)
+    slots = SLOTS_ZH if zh else SLOTS_EN
+    return template.format(**{key: rng.choice(values) for key, values in slots.items()})
+
+
+def generate(root: Path, days: int, per_day: int, seed: int, today: date) -> int:
+    """Write ``days`` daily notes of ``per_day`` bullets; the number of bullets written."""
+    rng = random.Random(seed)
+    notes = root / "memory"
+    notes.mkdir(parents=True)
+    stable: list[str] = []
+    total = 0
+    for back in range(days - 1, -1, -1):
+        day = today - timedelta(days=back)
+        lines = [f"# Daily Memory: {day.isoformat()}"]
+        written = 0
+        hour = 9
+        while written < per_day:
+            size = min(per_day - written, rng.randint(5, 15))
+            title = rng.choice(["Trimmed Context", "Trimmed Context", "Context Overflow Recovery"])
+            if written + size >= per_day:
+                title = "Daily Summary"
+            lines += ["", f"## {title} ({min(hour, 23):02d}:{rng.randrange(60):02d})"]
+            for _ in range(size):
+                roll = rng.random()
+                if roll < 0.25:
+                    text = rng.choice(CHATTER)
+                elif roll < 0.45 and stable:
+                    text = rng.choice(stable)  # a repeat of an earlier statement
+                else:
+                    text = statement(rng)
+                    if rng.random() < 0.1:
+                        stable.append(text)
+                lines.append(f"- {text}")
+            written += size
+            hour += 1
+        (notes / f"{day.isoformat()}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        total += written
+    return total
+
+
+CHILD = """
+import json, resource, sys, time, tracemalloc
+from datetime import datetime
+from zoneinfo import ZoneInfo
+trace = sys.argv[2] == "trace"
+from memory.dream import DreamOptions, run_dream
+from memory.paths import MemoryRoot
+import memory.segment as seg
+seg._ensure_jieba()
+if trace:
+    tracemalloc.start()
+now = datetime.now(ZoneInfo(sys.argv[3]))
+t0 = time.perf_counter()
+report = run_dream(MemoryRoot.at(sys.argv[1]), DreamOptions(days=30, engine="extractive"),
+                   model=None, now=now)
+elapsed = time.perf_counter() - t0
+peak = tracemalloc.get_traced_memory()[1] if trace else 0
+print(json.dumps({"seconds": elapsed, "tracemalloc_peak": peak, "status": report.status,
+                  "items": report.items, "archived": report.archived, "merged": report.merged,
+                  "superseded": report.superseded,
+                  "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def child_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--days", type=int, default=30)
+    parser.add_argument("--per-day", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--keep", action="store_true", help="keep the generated root")
+    args = parser.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="cowdream-bench-"))
+    try:
+        today = datetime.now(ZoneInfo(ZONE)).date()
+        root = tmp / "root"
+        total = generate(root, args.days, args.per_day, args.seed, today)
+        for name in ("inproc", "trace"):
+            shutil.copytree(root, tmp / name)
+        print(f"notes: {args.days} days x {args.per_day} bullets = {total} bullets in {root}")
+
+        # 1. The CLI in a fresh process: everything counted.
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        t0 = time.perf_counter()
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "memory",
+                "dream",
+                "--engine",
+                "extractive",
+                "--days",
+                str(args.days),
+                "--workspace",
+                str(root),
+                "--timezone",
+                ZONE,
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            env=child_env(),
+            check=False,
+        )
+        wall = time.perf_counter() - t0
+        rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        if done.returncode != 0:
+            print(done.stderr, file=sys.stderr)
+            return 1
+        report = json.loads(done.stdout)
+        print(
+            f"fresh process (python -m memory dream): wall {wall:.2f} s, peak RSS {rss_mb:.0f} MB"
+            + (" (RSS of an earlier child)" if before > rss_mb * 1024 else "")
+        )
+        print(
+            f"  status {report['status']}: {report['items']} items, {report['merged']} merged, "
+            f"{report['superseded']} superseded, {report['archived']} archived"
+        )
+
+        # 2. run_dream alone, after imports and jieba's start-up.
+        inproc = _child(tmp / "inproc", "plain")
+        print(
+            f"in-process run_dream: {inproc['seconds']:.2f} s "
+            f"(child peak RSS {inproc['maxrss_kb'] / 1024:.0f} MB)"
+        )
+        # 3. tracemalloc peak of run_dream (tracing slows it; its time is not the figure).
+        traced = _child(tmp / "trace", "trace")
+        print(f"tracemalloc peak of run_dream: {traced['tracemalloc_peak'] / 2**20:.1f} MB")
+        ok = wall < 2.0 and rss_mb < 300
+        print(f"target (< 2 s, < 300 MB): {'met' if ok else 'MISSED'}")
+        return 0
+    finally:
+        if args.keep:
+            print(f"kept: {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _child(root: Path, mode: str) -> dict[str, float]:
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(root), mode, ZONE],
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
