@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-import openai
-
 from memory.errors import ModelError, UsageError
 
 
@@ -40,6 +38,10 @@ class OpenAIChatModel:
     """A chat model behind any OpenAI-compatible ``/chat/completions`` endpoint."""
 
     def __init__(self, settings: LLMSettings) -> None:
+        # Imported here: ``openai`` costs ~0.6 s and ~28 MB at start-up, which the
+        # extractive dream and the rule-based flush never need.
+        import openai
+
         self.settings = settings
         self.model = settings.model
         self.client = openai.OpenAI(
@@ -50,6 +52,8 @@ class OpenAIChatModel:
         )
 
     def complete(self, messages: list[dict[str, Any]], *, json_object: bool = False) -> str:
+        import openai
+
         kwargs: dict[str, Any] = {}
         if json_object:
             kwargs["response_format"] = {"type": "json_object"}
