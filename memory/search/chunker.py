@@ -1,0 +1,114 @@
+"""Line-aware chunking of memory markdown into small, citable pieces.
+
+A chunk keeps its file and its 1-based start and end line. Short bullets are grouped with
+their neighbours (up to ``max_lines`` lines and ``max_chars`` characters); headings and blank
+lines end a group; a line longer than ``max_chars`` is cut into several chunks that all cite
+that line. Provenance comments (``<!-- src: ... -->``) are stripped from the text but the line
+numbers stay those of the file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
+_IMPORTANCE = re.compile(r"importance\s*[:=]\s*([0-9]*\.?[0-9]+)")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_JOINERS = "\u200d\ufe0e\ufe0f"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of one file: ``text`` is what search shows, lines are 1-based and inclusive."""
+
+    path: str
+    start_line: int
+    end_line: int
+    text: str
+    importance: float | None = None
+
+
+@dataclass(frozen=True)
+class ChunkerConfig:
+    max_lines: int = 2
+    max_chars: int = 480
+
+
+def strip_comments(line: str) -> str:
+    """``line`` without HTML comments, trailing spaces removed."""
+    return _COMMENT.sub("", line).rstrip()
+
+
+def importance_of(line: str) -> float | None:
+    """The ``importance: X`` marker in a line's HTML comment, clamped to [0, 1]."""
+    for comment in _COMMENT.findall(line):
+        match = _IMPORTANCE.search(comment)
+        if match:
+            return min(1.0, max(0.0, float(match.group(1))))
+    return None
+
+
+def split_long(text: str, max_chars: int) -> list[str]:
+    """Cut ``text`` into pieces of at most ``max_chars`` code points, preferring spaces.
+
+    Python strings index code points, so an astral character (an emoji, a rare CJK
+    ideograph: a surrogate pair in UTF-16) is never split; a zero-width joiner or variation
+    selector stays with the character before it.
+    """
+    pieces: list[str] = []
+    rest = text
+    while len(rest) > max_chars:
+        cut = rest.rfind(" ", max_chars // 2, max_chars + 1)
+        if cut <= 0:
+            cut = max_chars
+            while cut > 1 and (rest[cut] in _JOINERS or rest[cut - 1] == "\u200d"):
+                cut -= 1
+        pieces.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    if rest:
+        pieces.append(rest)
+    return [p for p in pieces if p]
+
+
+def _max_importance(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return max(present) if present else None
+
+
+def chunk_text(path: str, text: str, config: ChunkerConfig | None = None) -> list[Chunk]:
+    """Chunks of one file's text; ``path`` is stored as given (root-relative)."""
+    cfg = config or ChunkerConfig()
+    chunks: list[Chunk] = []
+    group: list[tuple[int, str, float | None]] = []
+
+    def flush() -> None:
+        if group:
+            chunks.append(
+                Chunk(
+                    path,
+                    group[0][0],
+                    group[-1][0],
+                    "\n".join(line for _, line, _ in group),
+                    _max_importance([imp for _, _, imp in group]),
+                )
+            )
+            group.clear()
+
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = strip_comments(raw)
+        if not line.strip() or _HEADING.match(line):
+            flush()
+            continue
+        importance = importance_of(raw)
+        if len(line) > cfg.max_chars:
+            flush()
+            for piece in split_long(line, cfg.max_chars):
+                chunks.append(Chunk(path, number, number, piece, importance))
+            continue
+        size = sum(len(existing) + 1 for _, existing, _ in group)
+        if len(group) >= cfg.max_lines or size + len(line) > cfg.max_chars:
+            flush()
+        group.append((number, line, importance))
+    flush()
+    return chunks

@@ -1,0 +1,1 @@
+"""Embedding providers behind one small protocol; ``registry`` picks one from settings."""

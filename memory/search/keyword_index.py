@@ -1,0 +1,91 @@
+"""Keyword search: SQLite FTS5 over jieba-segmented text, with normalised BM25 scores.
+
+Text is segmented in Python (``memory.segment.tokens(..., for_search=True)``: jieba's
+``cut_for_search`` for Chinese, whole ASCII identifiers plus their parts) and stored as
+space-separated tokens; FTS5's ``unicode61`` tokenizer then only splits on those spaces
+because every identifier joiner is declared a token character. Queries go through the same
+segmentation, so ``API_KEY``, ``ECONNREFUSED`` or ``v2.3`` match exactly.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory.search.ranking import bm25_normalise, fts5_idf
+from memory.segment import STOPWORDS, tokens
+
+TOKENIZER_VERSION = "jieba-search-1"
+
+_FTS = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5("
+    "body, tokenize = \"unicode61 remove_diacritics 0 tokenchars '_.-:/@'\")"
+)
+_VOCAB = "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row')"
+
+
+def index_tokens(text: str) -> list[str]:
+    """Tokens stored for a chunk: search-mode segmentation, stopwords kept for phrases."""
+    return [t for t in tokens(text, for_search=True) if '"' not in t]
+
+
+def query_terms(query: str) -> list[str]:
+    """Distinct content tokens of a query, in order (stopwords dropped when others remain)."""
+    words = [t for t in tokens(query, for_search=True) if '"' not in t]
+    content = [t for t in words if t not in STOPWORDS and not (len(t) == 1 and t.isascii())]
+    chosen = content or words
+    return list(dict.fromkeys(chosen))
+
+
+@dataclass(frozen=True)
+class KeywordHit:
+    chunk_id: int
+    raw: float
+    score: float
+
+
+class KeywordIndex:
+    """FTS5 table keyed by chunk id, sharing the store's connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        conn.execute(_FTS)
+        conn.execute(_VOCAB)
+
+    def add(self, ids: Sequence[int], texts: Sequence[str]) -> None:
+        self.conn.executemany(
+            "INSERT INTO chunks_fts(rowid, body) VALUES (?, ?)",
+            [(i, " ".join(index_tokens(t))) for i, t in zip(ids, texts, strict=True)],
+        )
+
+    def delete(self, ids: Sequence[int]) -> None:
+        self.conn.executemany("DELETE FROM chunks_fts WHERE rowid = ?", [(i,) for i in ids])
+
+    def clear(self) -> None:
+        self.conn.execute("DELETE FROM chunks_fts")
+
+    def idfs(self, terms: Sequence[str]) -> dict[str, float]:
+        total = int(self.conn.execute("SELECT COUNT(*) FROM chunks_fts").fetchone()[0])
+        if not terms or total == 0:
+            return {}
+        marks = ",".join("?" * len(terms))
+        counts = dict(
+            self.conn.execute(f"SELECT term, doc FROM chunks_vocab WHERE term IN ({marks})", terms)
+        )
+        return {t: fts5_idf(total, int(counts[t])) for t in terms if t in counts}
+
+    def search(self, query: str, limit: int) -> list[KeywordHit]:
+        terms = query_terms(query)
+        idfs = self.idfs(terms)
+        present = [t for t in terms if t in idfs]
+        if not present:
+            return []
+        match = " OR ".join('"' + t + '"' for t in present)
+        rows = self.conn.execute(
+            "SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ? "
+            "ORDER BY bm25(chunks_fts) LIMIT ?",
+            (match, limit),
+        ).fetchall()
+        weights = list(idfs.values())
+        return [KeywordHit(int(r), -float(b), bm25_normalise(-float(b), weights)) for r, b in rows]

@@ -1,0 +1,117 @@
+"""Turns keyword and vector candidates into the final, diverse list of hits.
+
+The arithmetic is in :mod:`memory.search.ranking` (pure); this module gathers the chunk
+rows it needs and applies, in order: fusion, recency and importance multipliers, exact
+path/basename/stem pinning, the minimum score (keeping keyword hits when nothing clears
+it), and the MMR diversity pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import PurePosixPath
+from typing import Literal
+
+from memory.search.keyword_index import KeywordHit
+from memory.search.ranking import (
+    Candidate,
+    cosine_to_score,
+    fuse,
+    importance_multiplier,
+    mmr,
+    recency_multiplier,
+)
+from memory.search.store import Store
+from memory.segment import content_words, tokens
+
+
+@dataclass(frozen=True)
+class RankSettings:
+    vector_weight: float = 0.7
+    recency_floor: float = 0.8
+    half_life_days: float = 30.0
+    mmr_lambda: float = 0.75
+    max_snippet_chars: int = 500
+
+
+@dataclass(frozen=True)
+class Ranked:
+    path: str
+    start_line: int
+    end_line: int
+    score: float
+    snippet: str
+    source: Literal["vector", "keyword", "hybrid"]
+
+
+def pinned_paths(query: str, paths: Sequence[str]) -> set[str]:
+    """Files whose path, basename or stem equals the query or one of its tokens."""
+    wanted = {query.strip().lower(), *tokens(query)}
+    hits = set()
+    for path in paths:
+        p = PurePosixPath(path)
+        if {path.lower(), p.name.lower(), p.stem.lower()} & wanted:
+            hits.add(path)
+    return hits
+
+
+def snippet_of(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def rank(
+    query: str,
+    keyword_hits: Sequence[KeywordHit],
+    vector_hits: Sequence[tuple[int, float]],
+    store: Store,
+    *,
+    vector_ids: set[int],
+    cosine_range: tuple[float, float],
+    settings: RankSettings,
+    limit: int,
+    min_score: float,
+    now: date,
+) -> list[Ranked]:
+    keyword = {h.chunk_id: h.score for h in keyword_hits}
+    vector = {i: cosine_to_score(c, *cosine_range) for i, c in vector_hits}
+    pins = pinned_paths(query, store.file_paths())
+    pinned_ids = {i for p in pins for i in store.chunks_of(p, limit)}
+    rows = store.chunks(set(keyword) | set(vector) | pinned_ids)
+    vectors_on = bool(vector_ids)
+    candidates: list[Candidate] = []
+    for chunk_id, row in rows.items():
+        v = vector.get(chunk_id, 0.0) if vectors_on and chunk_id in vector_ids else None
+        base = fuse(v, keyword.get(chunk_id, 0.0), settings.vector_weight)
+        score = (
+            base
+            * recency_multiplier(row.path, now, settings.recency_floor, settings.half_life_days)
+            * importance_multiplier(row.importance)
+        )
+        candidates.append(
+            Candidate(
+                chunk_id,
+                row.path,
+                row.start_line,
+                row.end_line,
+                round(score, 6),
+                frozenset(content_words(row.text)),
+                pinned=row.path in pins
+                and (chunk_id in keyword or chunk_id in vector or not keyword),
+            )
+        )
+    kept = [c for c in candidates if c.pinned or c.score >= min_score]
+    if not kept:
+        kept = [c for c in candidates if c.chunk_id in keyword]
+    picked = mmr(kept, limit, settings.mmr_lambda)
+    out = []
+    for c in picked:
+        row = rows[c.chunk_id]
+        by_keyword, by_vector = c.chunk_id in keyword, c.chunk_id in vector
+        source: Literal["vector", "keyword", "hybrid"] = (
+            "hybrid" if by_keyword and by_vector else "vector" if by_vector else "keyword"
+        )
+        text = snippet_of(row.text, settings.max_snippet_chars)
+        out.append(Ranked(c.path, c.start_line, c.end_line, c.score, text, source))
+    return out
