@@ -10,6 +10,7 @@ from bot.agent import ChatAgent
 from bot.config import BotConfig
 from bot.dream_worker import DreamOutcome, DreamWorker
 from bot.engine import Bot
+from bot.messages import Scope
 from bot.nightly import NightlyJob
 from bot.scopes import ScopeDirectory
 from bot.search_pool import SearchPool
@@ -60,6 +61,9 @@ def build_bot(
     def nightly_run(when: datetime) -> None:
         pending[0].nightly(when)
 
+    def flush_scope(scope: Scope, when: datetime) -> None:
+        pending[0].flush_scope(scope, when)
+
     services = BotServices(
         config=config,
         scopes=ScopeDirectory(workspace),
@@ -77,6 +81,7 @@ def build_bot(
         model=chat_model,
         clock=now,
         send=channel.send,
+        flush_scope=flush_scope,
     )
     plugins = PluginManager(config.plugin_dir(), services)
     plugins.load_all()

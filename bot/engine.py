@@ -203,6 +203,17 @@ class Bot:
 
     # the nightly job ---------------------------------------------------------------
 
+    def flush_scope(self, scope: Scope, now: datetime) -> MemoryRoot:
+        """Summarise what no note holds yet of ``scope``'s conversation into today's note."""
+        root = self.services.scopes.root_for(scope)
+        session = self.session(scope)
+        with session.lock:
+            pending = session.pending
+            if pending and self._store(session, scope, root, pending, "daily", now):
+                session.mark_flushed()
+            session.save()
+        return root
+
     def nightly(self, now: datetime) -> list[DreamJob]:
         """Flush every scope's new conversation, then queue a dream for each changed root."""
         roots: dict[str, tuple[Scope, MemoryRoot]] = {}
@@ -210,14 +221,8 @@ class Bot:
             scope = self.services.scopes.scope_from_key(entry.key)
             if scope is None:
                 continue
-            root = self.services.scopes.root_for(scope)
+            root = self.flush_scope(scope, now)
             roots.setdefault(str(root.path), (scope, root))
-            session = self.session(scope)
-            with session.lock:
-                pending = session.pending
-                if pending and self._store(session, scope, root, pending, "daily", now):
-                    session.mark_flushed()
-                session.save()
         jobs = []
         for scope, root in roots.values():
             if not read_state(root).get("changed"):

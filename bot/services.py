@@ -28,3 +28,5 @@ class BotServices:
     model: ChatModel | None
     clock: Callable[[], datetime]
     send: Callable[[Scope, str], None]
+    # Write what no daily note holds yet of a scope's conversation (before a dream).
+    flush_scope: Callable[[Scope, datetime], None]

@@ -89,6 +89,8 @@ class CommandsPlugin(Plugin):
             if not arg.isdigit() or not 1 <= int(arg) <= 30:
                 return DREAM_USAGE
             days = int(arg)
+        # Today's conversation so far belongs in the dream: put it in the note first.
+        self.services.flush_scope(ctx.scope, ctx.now)
         job = DreamJob(
             ctx.scope, ctx.root, days, config.dream_max_items, config.dream_engine, origin="command"
         )

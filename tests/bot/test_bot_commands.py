@@ -141,3 +141,15 @@ def test_unaddressed_group_messages_are_remembered_not_answered(
     ]
     users = [m["content"] for m in llm.chat_requests()[0]["messages"] if m["role"] == "user"]
     assert users == ["1: I bring the cake", "1: /memory dream", "Bob: who brings what?"]
+
+
+def test_a_dream_on_command_includes_todays_conversation(make_bot: BotFactory) -> None:
+    bot, channel = make_bot()
+    root = bot.services.scopes.root_for(private("telegram", "7", "x").scope)
+    bot.handle(private("telegram", "7", "I always take the 7:40 train to work"))
+    assert not root.notes_dir.exists() or not list(root.notes_dir.glob("2*.md"))
+    started = bot.handle(private("telegram", "7", "/memory dream 1"))
+    assert started[0].startswith("Dream started")
+    ((_, report),) = channel.wait_for(1)
+    assert report.startswith("Dream done (extractive): 1 items")
+    assert "7:40 train" in root.memory_md.read_text(encoding="utf-8")
