@@ -161,7 +161,17 @@ def near_duplicate(a: str, b: str) -> bool:
     if min(len(fa.words), len(fb.words)) < 2 and min(len(fa.grams), len(fb.grams)) < 3:
         return False
     score = max(containment(fa.words, fb.words), containment(fa.grams, fb.grams))
-    return score >= DUPLICATE_THRESHOLD
+    if score < DUPLICATE_THRESHOLD:
+        return False
+    # One side may add some detail, not most of its content ("用户住在上海" is not
+    # "用户下周五要去上海出差，住在南山区")...
+    if 2 * min(len(fa.words), len(fb.words)) < max(len(fa.words), len(fb.words)):
+        return False
+    # ...and when each has a word the other lacks, one thing was swapped for another
+    # ("take up birding" / "take up sourdough baking"): not the same statement.
+    only_a = fa.words - fb.words
+    only_b = fb.words - fa.words
+    return not (only_a and only_b) or jaccard(fa.words, fb.words) >= DUPLICATE_THRESHOLD
 
 
 def supersedes(newer: str, older: str) -> bool:

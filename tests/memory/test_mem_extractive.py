@@ -13,6 +13,7 @@ from pathlib import Path
 from mem_support import NOW, at, bullets, copy_root, generated, note, read, tree
 
 from memory.dream import DreamOptions, run_dream
+from memory.dream.grounding import SUPPORT_THRESHOLD, support
 from memory.paths import MemoryRoot
 from memory.segment import has_cjk
 
@@ -203,11 +204,9 @@ print(run_dream(MemoryRoot.at(sys.argv[1]), DreamOptions(days=30), model=None, n
 def test_deterministic_across_processes_and_hash_seeds(tmp_path: Path) -> None:
     """Set order varies with PYTHONHASHSEED; the dream's result must not."""
     repo = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("bench_dream", repo / "bench" / "dream.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    bench.generate(tmp_path / "base", 12, 120, 1, NOW.date())  # mixed zh/en, many near-twins
+    _bench_module().generate(
+        tmp_path / "base", 12, 120, 1, NOW.date()
+    )  # mixed zh/en, many near-twins
     children = []
     for seed in ("1", "2"):
         shutil.copytree(tmp_path / "base", tmp_path / seed)
@@ -217,3 +216,49 @@ def test_deterministic_across_processes_and_hash_seeds(tmp_path: Path) -> None:
     assert [c.communicate(timeout=60)[0].strip() for c in children] == ["done", "done"]
     for rel in ("MEMORY.md", "memory/archive.md", "memory/dreams/2026-11-29.md"):
         assert read(tmp_path / "1" / rel) == read(tmp_path / "2" / rel), rel
+
+
+def _bench_module():  # type: ignore[no-untyped-def]
+    repo = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("bench_dream", repo / "bench" / "dream.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_swapped_or_absorbed_statements_do_not_merge(root: MemoryRoot) -> None:
+    note(root, at(28), "The user decided to take up birding tomorrow morning", "用户住在上海")
+    note(
+        root,
+        at(29),
+        "The user decided to take up sourdough baking tomorrow morning",
+        "用户下周五晚上要去上海出差，住在南山区",
+    )
+    dream(root)
+    # four statements, four items (kept or archived), each citing its own line only
+    items = generated(root.memory_md) + generated(root.archive)
+    assert sorted((t, len(refs)) for t, refs, _ in items) == sorted(
+        [
+            ("The user decided to take up birding tomorrow morning", 1),
+            ("The user decided to take up sourdough baking tomorrow morning", 1),
+            ("用户住在上海", 1),
+            ("用户下周五晚上要去上海出差，住在南山区", 1),
+        ]
+    )
+
+
+def test_every_cited_line_supports_its_item_on_realistic_notes(tmp_path: Path) -> None:
+    root = MemoryRoot.at(tmp_path / "bench")
+    _bench_module().generate(root.path, 10, 120, 7, NOW.date())
+    assert dream(root, days=30).status == "done"
+    unsupported = []
+    for path in (root.memory_md, root.archive):
+        for text, refs, _ in generated(path):
+            for ref in refs:
+                lines = (root.path / ref.path).read_text(encoding="utf-8").splitlines()
+                for n in ref.lines():
+                    line = lines[n - 1][2:]
+                    if min(support(text, [line]), support(line, [text])) < SUPPORT_THRESHOLD:
+                        unsupported.append((text, line))
+    assert unsupported == []
