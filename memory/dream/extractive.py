@@ -8,6 +8,7 @@ ranked and cut at the cap, the overflow going to the archive.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter, defaultdict
@@ -50,16 +51,23 @@ class Statement:
 class Cluster:
     members: list[Statement] = field(default_factory=list)
     superseded_by: Cluster | None = None
+    # Kept up to date by add(): recomputing them over the members made dreams quadratic.
+    _best: tuple[int, date, int, str] = (-1, date.min, -1, "")
+    _latest: tuple[date, int] = (date.min, -1)
+
+    def add(self, st: Statement) -> None:
+        self.members.append(st)
+        # The most informative wording: the longest, the newest among equals.
+        self._best = max(self._best, (len(st.text), st.day, st.order, st.text))
+        self._latest = max(self._latest, (st.day, st.order))
 
     @property
     def text(self) -> str:
-        # The most informative wording: the longest, the newest among equals.
-        best = max(self.members, key=lambda s: (len(s.text), s.day, s.order))
-        return best.text
+        return self._best[3]
 
     @property
     def latest(self) -> tuple[date, int]:
-        return max((s.day, s.order) for s in self.members)
+        return self._latest
 
     @property
     def refs(self) -> tuple[SourceRef, ...]:
@@ -183,7 +191,7 @@ class ExtractiveEngine:
                 clusters.append(home)
                 for token in sorted(self._tokens(st.text)):
                     index[token].append(len(clusters) - 1)
-            home.members.append(st)
+            home.add(st)
             for ref in st.refs:
                 for n in ref.lines():
                     by_ref.setdefault((ref.path, n), home)
@@ -204,8 +212,10 @@ class ExtractiveEngine:
                 counts.update(postings)
         speaker = _speaker(st.text)
         # Ties broken by cluster number, not by set order (which varies with PYTHONHASHSEED).
-        candidates = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        for cid, _ in candidates[:CANDIDATES_PER_LOOKUP]:
+        candidates = heapq.nsmallest(
+            CANDIDATES_PER_LOOKUP, counts.items(), key=lambda kv: (-kv[1], kv[0])
+        )
+        for cid, _ in candidates:
             cluster = clusters[cid]
             if _speaker(cluster.text) != speaker:
                 continue
