@@ -32,13 +32,18 @@ def load_config(path: str | None) -> dict[str, Any]:
 
 
 def settings_from(
-    config: Mapping[str, Any], env: Mapping[str, str], *, provider: str | None = None,
+    config: Mapping[str, Any],
+    env: Mapping[str, str],
+    *,
+    provider: str | None = None,
     background: bool = False,
 ) -> SearchSettings:
     """Settings for one command; ``provider`` (a CLI flag) overrides the config file."""
     chosen = provider or str(config.get("embedding_provider") or "auto")
     if chosen not in PROVIDERS:
-        raise UsageError(f"embedding_provider must be one of {', '.join(PROVIDERS)}, got {chosen!r}")
+        raise UsageError(
+            f"embedding_provider must be one of {', '.join(PROVIDERS)}, got {chosen!r}"
+        )
     api_key = config.get("open_ai_api_key") or env.get("OPENAI_API_KEY") or None
     base_url = config.get("open_ai_api_base") or env.get("OPENAI_BASE_URL") or None
     model = str(config.get("embedding_model") or "text-embedding-3-small")

@@ -76,6 +76,19 @@ def copy_root(source: Path, target: Path) -> None:
             stale.unlink()
 
 
+def line_reader(root: MemoryRoot) -> Callable[[str, int], str]:
+    """``(path, line) -> text`` of a root's lines, comments stripped, files read once."""
+    cache: dict[str, list[str]] = {}
+
+    def line_text(path: str, number: int) -> str:
+        if path not in cache:
+            cache[path] = root.resolve(path).read_text("utf-8").splitlines()
+        text = cache[path]
+        return strip_comments(text[number - 1]).strip() if 0 < number <= len(text) else ""
+
+    return line_text
+
+
 def score_question(
     question: Question, hits: list[Hit], lines: Callable[[str, int], str], k: int
 ) -> dict[str, float]:
@@ -123,14 +136,7 @@ def evaluate(
         day = now
         if day is None and (source / "last_date").is_file():
             day = date.fromisoformat((source / "last_date").read_text().strip())
-        cache: dict[str, list[str]] = {}
-
-        def line_text(path: str, number: int, root: MemoryRoot = root) -> str:
-            if path not in cache:
-                cache[path] = root.resolve(path).read_text("utf-8").splitlines()
-            text = cache[path]
-            return strip_comments(text[number - 1]).strip() if 0 < number <= len(text) else ""
-
+        line_text = line_reader(root)
         service = MemorySearch(root, settings)
         try:
             service.sync(progress)
@@ -159,7 +165,7 @@ def _p95(values: list[float]) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def summarise(rows: list[dict[str, float]]) -> dict[str, Any]:

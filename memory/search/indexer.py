@@ -2,8 +2,9 @@
 
 Indexed: ``<root>/MEMORY.md`` and the markdown files under ``<root>/memory/`` except the
 dream diaries (``memory/dreams/``) and dot-folders. Nothing else under the root (other
-chats' roots live in ``<root>/scopes/``). Files whose size and mtime are unchanged are skipped
-unread; only files whose content hash changed are re-chunked; files that disappeared leave the index.
+chats' roots live in ``<root>/scopes/``). Files whose size and mtime are unchanged are
+skipped unread; only files whose content hash changed are re-chunked; files that
+disappeared leave the index.
 """
 
 from __future__ import annotations

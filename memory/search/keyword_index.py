@@ -4,7 +4,8 @@ Text is segmented in Python (``memory.segment.tokens(..., for_search=True)``: ji
 ``cut_for_search`` for Chinese, whole ASCII identifiers plus their parts) and stored as
 space-separated tokens; FTS5's ``unicode61`` tokenizer then only splits on those spaces
 because every identifier joiner is declared a token character. Queries go through the same
-segmentation, so ``API_KEY``, ``ECONNREFUSED`` or ``v2.3`` match exactly.
+segmentation (plus a light English stemmer, :mod:`memory.search.stemming`), so
+``API_KEY``, ``ECONNREFUSED`` or ``v2.3`` match exactly.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.search.ranking import bm25_normalise, fts5_idf
+from memory.search.stemming import stem
 from memory.segment import STOPWORDS, tokens
 
-TOKENIZER_VERSION = "jieba-search-1"
+TOKENIZER_VERSION = "jieba-search-stem-1"
 
 _FTS = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5("
@@ -27,7 +29,7 @@ _VOCAB = "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks
 
 def index_tokens(text: str) -> list[str]:
     """Tokens stored for a chunk: search-mode segmentation, stopwords kept for phrases."""
-    return [t for t in tokens(text, for_search=True) if '"' not in t]
+    return [stem(t) for t in tokens(text, for_search=True) if '"' not in t]
 
 
 def query_terms(query: str) -> list[str]:
@@ -35,7 +37,7 @@ def query_terms(query: str) -> list[str]:
     words = [t for t in tokens(query, for_search=True) if '"' not in t]
     content = [t for t in words if t not in STOPWORDS and not (len(t) == 1 and t.isascii())]
     chosen = content or words
-    return list(dict.fromkeys(chosen))
+    return list(dict.fromkeys(stem(t) for t in chosen))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,107 @@
+import math
+from datetime import date
+
+import pytest
+
+from memory.search.ranking import (
+    Candidate,
+    bm25_normalise,
+    cosine_to_score,
+    drop_overlapping,
+    fts5_idf,
+    fuse,
+    importance_multiplier,
+    jaccard,
+    mmr,
+    note_date,
+    recency_decay,
+    recency_multiplier,
+)
+
+
+def test_fts5_idf_matches_sqlite_formula() -> None:
+    assert fts5_idf(100, 1) == pytest.approx(math.log(99.5 / 1.5))
+    assert fts5_idf(10, 9) == 1e-6  # common terms are floored, never negative
+
+
+def test_bm25_normalise_is_share_of_query_information() -> None:
+    assert bm25_normalise(3.0, [2.0, 4.0]) == 0.5
+    assert bm25_normalise(9.0, [2.0, 4.0]) == 1.0
+    assert bm25_normalise(0.0, [2.0]) == 0.0
+    assert bm25_normalise(1.0, []) == 0.0
+    # different raw scores stay different (the incumbent mapped all to 1.0)
+    assert bm25_normalise(1.0, [4.0]) < bm25_normalise(2.0, [4.0])
+
+
+def test_cosine_rescaling() -> None:
+    assert cosine_to_score(0.85, 0.8, 0.9) == pytest.approx(0.5)
+    assert cosine_to_score(0.5, 0.8, 0.9) == 0.0
+    assert cosine_to_score(0.99, 0.8, 0.9) == 1.0
+    with pytest.raises(ValueError):
+        cosine_to_score(0.5, 0.9, 0.9)
+
+
+def test_fuse_weights_and_missing_sides() -> None:
+    assert fuse(0.8, 0.4, 0.5) == pytest.approx(0.6)
+    assert fuse(0.8, 0.4, 0.7) == pytest.approx(0.68)
+    assert fuse(None, 0.4, 0.7) == 0.4
+    assert fuse(0.8, None, 0.7) == 0.8
+    assert fuse(None, None, 0.7) == 0.0
+
+
+def test_recency_half_life_and_evergreen_files() -> None:
+    now = date(2026, 11, 30)
+    assert recency_decay(30) == 0.5
+    assert recency_decay(60) == 0.25
+    assert recency_decay(-5) == 1.0
+    assert recency_multiplier("memory/2026-10-31.md", now, floor=0.0) == 0.5
+    assert recency_multiplier("memory/2026-10-31.md", now, floor=0.8) == pytest.approx(0.9)
+    assert recency_multiplier("memory/2026-11-30.md", now, floor=0.8) == 1.0
+    for evergreen in (
+        "MEMORY.md",
+        "memory/archive.md",
+        "memory/topics.md",
+        "memory/x/2026-01-01.md",
+    ):
+        assert recency_multiplier(evergreen, now, floor=0.0) == 1.0
+    assert note_date("memory/2026-02-30.md") is None
+
+
+def test_importance_multiplier() -> None:
+    assert importance_multiplier(None) == 1.0
+    assert importance_multiplier(0.8) == pytest.approx(1.3)
+    assert importance_multiplier(0.0) == 0.5
+    assert importance_multiplier(3.0) == 1.5
+
+
+def _c(
+    i: int, score: float, terms: str, pinned: bool = False, lines: tuple[int, int] = (1, 1)
+) -> Candidate:
+    return Candidate(i, "memory/a.md", lines[0], lines[1], score, frozenset(terms.split()), pinned)
+
+
+def test_mmr_demotes_near_duplicates() -> None:
+    items = [
+        _c(1, 0.9, "coffee latte sugar"),
+        _c(2, 0.88, "coffee latte sugar"),
+        _c(3, 0.6, "swim tuesday"),
+    ]
+    assert [c.chunk_id for c in mmr(items, 3, lam=0.7)] == [1, 3, 2]
+    # lam=1 is pure relevance order
+    assert [c.chunk_id for c in mmr(items, 3, lam=1.0)] == [1, 2, 3]
+    # MMR value of item 3 after item 1: 0.7*0.6 - 0 = 0.42 > 0.7*0.88 - 0.3*1.0 = 0.316
+    assert jaccard(frozenset({"a", "b"}), frozenset({"b", "c"})) == pytest.approx(1 / 3)
+
+
+def test_pinned_items_come_first() -> None:
+    items = [_c(1, 0.9, "a"), _c(2, 0.1, "b", pinned=True)]
+    assert [c.chunk_id for c in mmr(items, 2)] == [2, 1]
+
+
+def test_drop_overlapping_keeps_best_of_shared_lines() -> None:
+    items = [
+        _c(1, 0.9, "a", lines=(3, 5)),
+        _c(2, 0.8, "b", lines=(5, 6)),
+        _c(3, 0.7, "c", lines=(7, 8)),
+    ]
+    assert [c.chunk_id for c in drop_overlapping(items)] == [1, 3]

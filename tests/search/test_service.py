@@ -1,0 +1,203 @@
+import os
+import sqlite3
+from datetime import date
+from pathlib import Path
+
+import pytest
+from conftest import FakeEmbeddings, write
+
+from memory.errors import UsageError
+from memory.paths import MemoryRoot
+from memory.search.chunker import ChunkerConfig
+from memory.search.indexer import indexable_files
+from memory.search.service import MemorySearch, SearchSettings, SearchUnavailable
+
+NOW = date(2026, 11, 30)
+
+
+def keyword_only(root: MemoryRoot, **kw: object) -> MemorySearch:
+    return MemorySearch(root, SearchSettings(provider="none", **kw))  # type: ignore[arg-type]
+
+
+def fake_openai(server: FakeEmbeddings, provider: str = "openai") -> SearchSettings:
+    return SearchSettings(
+        provider=provider, api_key="sk-test", base_url=server.base_url, openai_model="fake-embed"
+    )
+
+
+def test_only_memory_files_are_indexed(root: MemoryRoot) -> None:
+    names = [root.relative(p) for p in indexable_files(root)]
+    assert names == [
+        "MEMORY.md",
+        "memory/2026-10-01.md",
+        "memory/2026-11-28.md",
+        "memory/archive.md",
+    ]
+    svc = keyword_only(root)
+    for secret in ("secretdream", "secretstate", "othersecret", "rootsecret"):
+        assert svc.search(secret, min_score=0.0, now=NOW) == []
+    svc.close()
+
+
+def test_chinese_query_finds_segmented_note(root: MemoryRoot) -> None:
+    svc = keyword_only(root)
+    hits = svc.search("上海出差住哪里", now=NOW)
+    assert hits[0].path == "memory/2026-11-28.md"
+    assert hits[0].start_line <= 5 <= hits[0].end_line
+    assert "静安区" in hits[0].snippet
+    assert hits[0].source == "keyword"
+    svc.close()
+
+
+def test_exact_identifiers_match(root: MemoryRoot) -> None:
+    svc = keyword_only(root, chunker=ChunkerConfig(max_lines=1))
+    for query, line in (("ECONNREFUSED", 6), ("max_tokens", 7), ("127.0.0.1:5432", 6)):
+        hits = svc.search(query, now=NOW)
+        assert (hits[0].path, hits[0].start_line) == ("memory/2026-11-28.md", line), query
+    svc.close()
+
+
+def test_snippets_strip_provenance_but_keep_lines(root: MemoryRoot) -> None:
+    svc = keyword_only(root, chunker=ChunkerConfig(max_lines=1))
+    [hit] = [h for h in svc.search("美式咖啡", now=NOW) if h.path == "MEMORY.md"]
+    assert hit.start_line == 4 and hit.snippet == "- 用户偏好美式咖啡，不加糖"
+    svc.close()
+
+
+def test_basename_and_stem_rank_first(root: MemoryRoot) -> None:
+    svc = keyword_only(root)
+    assert svc.search("2026-10-01", now=NOW)[0].path == "memory/2026-10-01.md"
+    assert svc.search("archive.md", now=NOW)[0].path == "memory/archive.md"
+    svc.close()
+
+
+def test_weak_keyword_hits_are_kept_when_nothing_clears_min_score(root: MemoryRoot) -> None:
+    svc = keyword_only(root)
+    hits = svc.search("游泳 zebra quantum nebula", min_score=0.99, now=NOW)
+    assert [h.path for h in hits] == ["memory/2026-10-01.md"]
+    svc.close()
+
+
+def test_incremental_sync_rechunks_only_changed_files(root: MemoryRoot) -> None:
+    svc = keyword_only(root)
+    first = svc.sync()
+    assert (first.files_changed, first.files_unchanged) == (4, 0)
+    again = svc.sync()
+    assert (again.files_changed, again.files_unchanged, again.rebuilt) == (0, 4, False)
+    note = root.path / "memory/2026-10-01.md"
+    note.write_text(note.read_text("utf-8") + "- 用户开始学习滑雪\n", "utf-8")
+    os.utime(note, ns=(1, 1))
+    changed = svc.sync()
+    assert (changed.files_changed, changed.files_unchanged) == (1, 3)
+    assert svc.search("滑雪", now=NOW)[0].path == "memory/2026-10-01.md"
+    (root.path / "memory/archive.md").unlink()
+    removed = svc.sync()
+    assert removed.files_removed == 1
+    assert svc.search("拿铁", min_score=0.0, now=NOW) == []
+    svc.close()
+
+
+def test_tokenizer_or_chunker_change_forces_rebuild(root: MemoryRoot) -> None:
+    keyword_only(root).sync()
+    db = sqlite3.connect(root.index_dir / "search.sqlite")
+    db.execute("UPDATE meta SET value = 'old-tokenizer' WHERE key = 'signature'")
+    db.commit()
+    db.close()
+    assert keyword_only(root).sync().rebuilt is True
+    assert keyword_only(root).sync().rebuilt is False
+    assert keyword_only(root, chunker=ChunkerConfig(max_lines=1)).sync().rebuilt is True
+
+
+def test_recency_prefers_newer_note_and_never_decays_memory_md(tmp_path: Path) -> None:
+    base = tmp_path / "r"
+    write(base, "memory/2026-01-01.md", "- 用户喜欢爬山\n")
+    write(base, "memory/2026-11-29.md", "- 用户喜欢爬山\n")
+    svc = keyword_only(MemoryRoot.at(base))
+    hits = svc.search("爬山", now=NOW)
+    assert [h.path for h in hits][:1] == ["memory/2026-11-29.md"]
+    assert hits[0].score > hits[1].score
+    svc.close()
+
+
+def test_empty_query_and_bad_limit_are_usage_errors(root: MemoryRoot) -> None:
+    svc = keyword_only(root)
+    with pytest.raises(UsageError):
+        svc.search("   ")
+    with pytest.raises(UsageError):
+        svc.search("x", limit=0)
+    with pytest.raises(UsageError):
+        SearchSettings(provider="bogus")
+    svc.close()
+
+
+def test_openai_provider_hybrid_and_embedding_cache(
+    root: MemoryRoot, embeddings_server: FakeEmbeddings
+) -> None:
+    svc = MemorySearch(root, fake_openai(embeddings_server))
+    report = svc.sync()
+    assert report.provider == "openai" and report.state == "ready"
+    assert report.vectors == report.chunks and report.pending == 0
+    embedded = sum(len(c) for c in embeddings_server.calls)
+    assert embedded == report.chunks
+    hits = svc.search("white BYD Seal car", now=NOW, min_score=0.0)
+    assert hits[0].path == "memory/2026-10-01.md" and hits[0].source == "hybrid"
+    svc.close()
+    # a fresh rebuild reuses the cache: no passage is embedded again
+    embeddings_server.calls.clear()
+    again = MemorySearch(root, fake_openai(embeddings_server)).sync(rebuild=True)
+    assert again.vectors == again.chunks
+    assert embeddings_server.calls == []
+
+
+def test_auto_degrades_to_keyword_and_says_so(
+    root: MemoryRoot, embeddings_server: FakeEmbeddings
+) -> None:
+    embeddings_server.fail = True
+    svc = MemorySearch(root, fake_openai(embeddings_server, provider="auto"))
+    hits = svc.search("上海出差", now=NOW)
+    assert hits and all(h.source == "keyword" for h in hits)
+    status = svc.status()
+    assert status["state"] == "degraded" and "openai embeddings failed" in status["degraded"]
+    assert status["vectors_ready"] is False
+    svc.close()
+
+
+def test_explicit_provider_failure_makes_search_unavailable(
+    root: MemoryRoot, embeddings_server: FakeEmbeddings
+) -> None:
+    embeddings_server.fail = True
+    svc = MemorySearch(root, fake_openai(embeddings_server))
+    with pytest.raises(SearchUnavailable, match="unavailable: openai embeddings failed"):
+        svc.search("上海出差", now=NOW)
+    assert svc.status()["state"] == "unavailable"
+    svc.close()
+
+
+def test_explicit_openai_without_key_is_unavailable(root: MemoryRoot) -> None:
+    svc = MemorySearch(root, SearchSettings(provider="openai"))
+    with pytest.raises(SearchUnavailable, match="API key"):
+        svc.search("上海")
+    svc.close()
+
+
+def test_background_embedding_serves_keywords_meanwhile(
+    root: MemoryRoot, embeddings_server: FakeEmbeddings
+) -> None:
+    settings = fake_openai(embeddings_server)
+    svc = MemorySearch(
+        root, SearchSettings(**{**settings.__dict__, "background": True, "batch_size": 1})
+    )
+    svc.sync()
+    assert svc.search("上海出差", now=NOW)  # served whatever the embedder's progress
+    svc.wait_for_vectors(10)
+    status = svc.status()
+    assert status["vectors_ready"] is True and status["vectors"] == status["chunks"]
+    svc.close()
+
+
+def test_local_provider_end_to_end(root: MemoryRoot) -> None:
+    svc = MemorySearch(root, SearchSettings(provider="local"))
+    hits = svc.search("什么时候去游泳", now=NOW, min_score=0.0)
+    assert hits[0].path == "memory/2026-10-01.md"
+    assert svc.status()["provider"] == "local"
+    svc.close()
