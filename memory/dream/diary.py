@@ -76,7 +76,8 @@ def entry(
     if reasons:
         lines.append("  - " + ", ".join(f"{r}: {n}" for r, n in sorted(reasons.items())))
     lines.append(head("rejected", report.rejected))
-    lines += [f"  - {_quote(t)}: {why}" for t, why in proposal.rejected[:SHOW]]
+    # The rejected text itself is never written anywhere, not even here: only why.
+    lines += [f"  - {why}" for _, why in proposal.rejected[:SHOW]]
     lines.append(head("dropped", proposal.dropped))
     lines.append("")
     if zh:

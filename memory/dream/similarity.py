@@ -156,7 +156,7 @@ def near_duplicate(a: str, b: str) -> bool:
     if a == b:
         return True
     fa, fb = features(a), features(b)
-    if fa.negated != fb.negated or fa.change != fb.change:
+    if fa.change != fb.change or negation_conflict(a, b):
         return False
     if min(len(fa.words), len(fb.words)) < 2 and min(len(fa.grams), len(fb.grams)) < 3:
         return False
@@ -174,6 +174,38 @@ def near_duplicate(a: str, b: str) -> bool:
     return not (only_a and only_b) or jaccard(fa.words, fb.words) >= DUPLICATE_THRESHOLD
 
 
+_NEGATED_SPAN = re.compile(
+    r"(?i)(?:不|没有?|别|未|非|无)(?P<cjk>[\u4e00-\u9fff]{1,2})"
+    r"|\b(?:not|never|no|don'?t|doesn'?t|didn'?t|isn'?t|won'?t)\s+(?P<word>[a-z]+)"
+)
+
+
+def negated_terms(text: str) -> frozenset[str]:
+    """What a negation in ``text`` applies to: "不喜欢" -> 喜欢, "doesn't like" -> like."""
+    out = set()
+    for match in _NEGATED_SPAN.finditer(text):
+        term = match.group("cjk") or match.group("word") or ""
+        out.add(term.lower())
+    return frozenset(out)
+
+
+def negation_conflict(a: str, b: str) -> bool:
+    """One statement negates something the other affirms ("不喜欢X" vs "喜欢X").
+
+    A negation of extra detail ("喜欢美式咖啡，不加糖" vs "喜欢美式咖啡") is no conflict.
+    """
+    for text, other in ((a, b), (b, a)):
+        lowered = other.lower()
+        for term in negated_terms(text):
+            if term in negated_terms(other):
+                continue
+            if term and (
+                term in lowered if not term.isascii() else re.search(rf"\b{term}", lowered)
+            ):
+                return True
+    return False
+
+
 def supersedes(newer: str, older: str) -> bool:
     """Whether ``newer`` replaces ``older``: the same thing, stated differently later.
 
@@ -185,7 +217,9 @@ def supersedes(newer: str, older: str) -> bool:
     if near_duplicate(newer, older):
         return False
     shared_family = bool(fn.families & fo.families)
-    if shared_family and (fn.change or (fn.exclusive and fo.exclusive)):
+    # A plan or a trip ("下周去上海出差，住在南山区") does not replace where one lives.
+    both_exclusive = fn.exclusive and fo.exclusive and fn.kind != "decision"
+    if shared_family and (fn.change or both_exclusive):
         values = topic_values(older)
         return not values or not values <= affirmed_values(newer)
     if fn.change or fn.negated != fo.negated:
