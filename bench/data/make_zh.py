@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from zh_facts import FACTS, FILLER  # noqa: E402
+from zh_facts import FACTS, FILLER
 
 OUT = Path(__file__).parent / "zh"
 START = date(2026, 6, 1)
@@ -79,8 +79,13 @@ def main() -> None:
     with open(OUT / "qa.jsonl", "w", encoding="utf-8") as handle:
         for index, (note, question) in enumerate(FACTS):
             evidence = [{"file": f, "line": n} for f, n in where[index]]
-            record = {"qid": f"zh#{index}", "category": 4, "question": question,
-                      "answer": note, "evidence": evidence}
+            record = {
+                "qid": f"zh#{index}",
+                "category": 4,
+                "question": question,
+                "answer": note,
+                "evidence": evidence,
+            }
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     last = START + timedelta(days=days[-1])
     (OUT / "last_date").write_text(last.isoformat() + "\n", "utf-8")

@@ -1,10 +1,12 @@
 """Line-aware chunking of memory markdown into small, citable pieces.
 
 A chunk keeps its file and its 1-based start and end line. Short bullets are grouped with
-their neighbours (up to ``max_lines`` lines and ``max_chars`` characters); headings and blank
-lines end a group; a line longer than ``max_chars`` is cut into several chunks that all cite
-that line. Provenance comments (``<!-- src: ... -->``) are stripped from the text but the line
-numbers stay those of the file.
+their neighbours (up to ``max_lines`` lines, ``dialogue_lines`` for conversation turns
+``- Name: ...`` whose meaning leans on the turns around them, and ``max_chars`` characters;
+consecutive chunks of a block may share ``overlap`` lines, and search then keeps the best of
+overlapping hits); headings and blank lines end a group; a line longer than ``max_chars``
+is cut into several chunks that all cite that line. Provenance comments
+(``<!-- src: ... -->``) are stripped from the text; line numbers stay those of the file.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 _COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _IMPORTANCE = re.compile(r"importance\s*[:=]\s*([0-9]*\.?[0-9]+)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_SPEAKER = re.compile(r"^\s*[-*]\s+(?:\[[^\]]{1,20}\]\s*)?[^\s:：][^:：]{0,30}(?::\s|：)")
 _JOINERS = "\u200d\ufe0e\ufe0f"
 
 
@@ -32,7 +35,9 @@ class Chunk:
 @dataclass(frozen=True)
 class ChunkerConfig:
     max_lines: int = 2
-    max_chars: int = 480
+    dialogue_lines: int = 3
+    max_chars: int = 520
+    overlap: int = 0
 
 
 def strip_comments(line: str) -> str:
@@ -107,8 +112,15 @@ def chunk_text(path: str, text: str, config: ChunkerConfig | None = None) -> lis
                 chunks.append(Chunk(path, number, number, piece, importance))
             continue
         size = sum(len(existing) + 1 for _, existing, _ in group)
-        if len(group) >= cfg.max_lines or size + len(line) > cfg.max_chars:
+        dialogue = bool(group) and _SPEAKER.match(group[0][1]) is not None
+        if (
+            len(group) >= (cfg.dialogue_lines if dialogue else cfg.max_lines)
+            or size + len(line) > cfg.max_chars
+        ):
+            carry = group[len(group) - cfg.overlap :] if 0 < cfg.overlap < len(group) else []
             flush()
+            if sum(len(t) + 1 for _, t, _ in carry) + len(line) <= cfg.max_chars:
+                group.extend(carry)
         group.append((number, line, importance))
     flush()
     return chunks

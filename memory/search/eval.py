@@ -149,6 +149,7 @@ def evaluate(
                 latencies.append((time.perf_counter() - started) * 1000)
                 scored = score_question(question, hits, line_text, 5)
                 scored["recall10"] = score_question(question, hits, line_text, 10)["recall"]
+                scored["category"] = float(question.category or 0)
                 local.append(scored)
         finally:
             service.close()
@@ -172,6 +173,11 @@ def summarise(rows: list[dict[str, float]]) -> dict[str, Any]:
     if not rows:
         return {"questions": 0}
     n = len(rows)
+    categories = sorted({int(r["category"]) for r in rows if r.get("category")})
+    by_category = {
+        str(c): round(statistics.mean(r["recall"] for r in rows if r.get("category") == c), 4)
+        for c in categories
+    }
     return {
         "questions": n,
         "recall@5": round(sum(r["recall"] for r in rows) / n, 4),
@@ -181,4 +187,5 @@ def summarise(rows: list[dict[str, float]]) -> dict[str, Any]:
         "hit@5": round(sum(1 for r in rows if r["recall"] > 0) / n, 4),
         "snippet_chars@5_mean": round(sum(r["chars"] for r in rows) / n, 1),
         "snippet_chars@5_max": max(r["chars"] for r in rows),
+        "recall@5_by_category": by_category,
     }

@@ -18,10 +18,12 @@ from memory.search.keyword_index import KeywordHit
 from memory.search.ranking import (
     Candidate,
     cosine_to_score,
+    drop_overlapping,
     fuse,
     importance_multiplier,
     mmr,
     recency_multiplier,
+    similarity,
 )
 from memory.search.store import Store
 from memory.segment import content_words, tokens
@@ -29,11 +31,12 @@ from memory.segment import content_words, tokens
 
 @dataclass(frozen=True)
 class RankSettings:
-    vector_weight: float = 0.7
-    recency_floor: float = 0.8
+    vector_weight: float = 0.5
+    recency_floor: float = 0.9
     half_life_days: float = 30.0
     mmr_lambda: float = 0.75
-    max_snippet_chars: int = 500
+    same_file_similarity: float = 0.0
+    max_snippet_chars: int = 600
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,13 @@ def rank(
     kept = [c for c in candidates if c.pinned or c.score >= min_score]
     if not kept:
         kept = [c for c in candidates if c.chunk_id in keyword]
-    picked = mmr(kept, limit, settings.mmr_lambda)
+    kept.sort(key=lambda c: (not c.pinned, -c.score, c.chunk_id))
+    picked = mmr(
+        drop_overlapping(kept),
+        limit,
+        settings.mmr_lambda,
+        lambda a, b: similarity(a, b, settings.same_file_similarity),
+    )
     out = []
     for c in picked:
         row = rows[c.chunk_id]

@@ -135,6 +135,13 @@ def mmr(
     return picked
 
 
+def similarity(a: Candidate, b: Candidate, same_file: float) -> float:
+    """MMR similarity: word overlap, raised towards 1 by ``same_file`` for hits of one file
+    (so the top hits spread over days, which multi-part questions need)."""
+    base = jaccard(a.terms, b.terms)
+    return base + (1.0 - base) * same_file if a.path == b.path else base
+
+
 def overlaps(a: Candidate, b: Candidate) -> bool:
     """True when two candidates share a line of the same file."""
     return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line

@@ -104,7 +104,8 @@ class MemorySearch:
 
     def _signature(self) -> str:
         c = self.settings.chunker
-        return f"{SCHEMA_VERSION}/{TOKENIZER_VERSION}/chunks-{c.max_lines}-{c.max_chars}"
+        chunks = f"{c.max_lines}-{c.dialogue_lines}-{c.max_chars}-{c.overlap}"
+        return f"{SCHEMA_VERSION}/{TOKENIZER_VERSION}/chunks-{chunks}"
 
     def sync(
         self, progress: Callable[[str], None] | None = None, *, rebuild: bool = False

@@ -18,7 +18,7 @@ from memory.search.embeddings.base import EmbeddingError, normalise_rows
 class LocalProvider:
     name = "local"
     key = "local:multilingual-e5-small"
-    cosine_floor = 0.80
+    cosine_floor = 0.72
     cosine_ceiling = 0.90
 
     def __init__(self) -> None:
