@@ -4,7 +4,7 @@ The ``schedule`` package wakes a checker every ``poll_seconds``; the checker com
 configured clock with today's due time (``nightly_time`` plus a per-start random spread of
 up to ``nightly_spread_minutes``, as CowAgent spreads its daily flush), so time zones and
 test clocks work the same way. The date of the last run is kept on disk: a bot started
-after a missed night runs the job at once.
+after a missed night runs the job at once (a new workspace starts counting from now).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ class NightlyJob:
         now = now or self.clock()
         latest = self.latest_due(now)
         last = self.last_run()
-        if last is None or last < latest:
+        if last is not None and last < latest:
             return now  # overdue: runs at the next check
         return self.due_on(latest + timedelta(days=1))
 
@@ -88,7 +88,10 @@ class NightlyJob:
         now = self.clock()
         latest = self.latest_due(now)
         last = self.last_run()
-        if last is not None and last >= latest:
+        if last is None:  # a new workspace: no night was missed yet
+            self._record(latest)
+            return False
+        if last >= latest:
             return False
         if not self._running.acquire(blocking=False):
             return False

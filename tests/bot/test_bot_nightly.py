@@ -37,7 +37,8 @@ def test_due_time_is_spread_before_midnight_in_the_zone(tmp_path: Path, clock: F
 def test_runs_once_a_night_and_catches_up_a_missed_night(tmp_path: Path, clock: FakeClock) -> None:
     runs: list[datetime] = []
     nightly = job(tmp_path, clock, runs)
-    assert nightly.tick()  # no record yet: treated as missed, runs at start
+    assert not nightly.tick()  # a new workspace: nothing missed yet, counting starts now
+    assert nightly.last_run() == date(2026, 11, 28)
     assert not nightly.tick()
     assert nightly.next_run() == nightly.due_on(date(2026, 11, 29))
     clock.now = nightly.due_on(date(2026, 11, 29)) - timedelta(seconds=1)
@@ -50,7 +51,7 @@ def test_runs_once_a_night_and_catches_up_a_missed_night(tmp_path: Path, clock: 
     assert restarted.next_run() == clock.now
     assert restarted.tick() and not restarted.tick()
     assert restarted.last_run() == date(2026, 12, 1)
-    assert len(runs) == 3
+    assert len(runs) == 2
 
 
 def test_nightly_flushes_every_scope_before_dreaming(
