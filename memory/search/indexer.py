@@ -10,6 +10,7 @@ disappeared leave the index.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,24 +26,45 @@ def _inside(root: Path, path: Path) -> bool:
     return resolved == root or root in resolved.parents
 
 
-def indexable_files(root: MemoryRoot) -> list[Path]:
-    """The markdown files search may read, sorted."""
-    found: list[Path] = []
-    if root.memory_md.is_file():
-        found.append(root.memory_md)
-    if root.notes_dir.is_dir():
-        for path in root.notes_dir.rglob("*.md"):
-            parts = path.relative_to(root.notes_dir).parts
-            if any(p.startswith(".") for p in parts) or (parts[0] == "dreams" and len(parts) > 1):
+@dataclass(frozen=True)
+class FileEntry:
+    relative: str
+    path: str
+    size: int
+    mtime_ns: int
+
+
+def _scan(root: MemoryRoot, directory: Path, prefix: str, out: list[FileEntry]) -> None:
+    with os.scandir(directory) as entries:
+        for entry in entries:
+            if entry.name.startswith("."):
                 continue
-            if path.is_file() and _inside(root.path, path):
-                found.append(path)
-    return sorted(found)
+            relative = f"{prefix}{entry.name}"
+            if entry.is_symlink() and not _inside(root.path, Path(entry.path)):
+                continue
+            if entry.is_dir():
+                if relative != "memory/dreams":
+                    _scan(root, Path(entry.path), relative + "/", out)
+            elif entry.name.endswith(".md") and entry.is_file():
+                stat = entry.stat()
+                out.append(FileEntry(relative, entry.path, stat.st_size, stat.st_mtime_ns))
 
 
-def is_indexable(root: MemoryRoot, relative: str) -> bool:
-    """True when ``relative`` names a file search indexes (used by ``memory_get``)."""
-    return any(root.relative(p) == relative for p in indexable_files(root))
+def scan(root: MemoryRoot) -> list[FileEntry]:
+    """The markdown files search may read, with size and mtime, sorted by path."""
+    found: list[FileEntry] = []
+    memory_md = root.memory_md
+    if memory_md.is_file() and (not memory_md.is_symlink() or _inside(root.path, memory_md)):
+        stat = memory_md.stat()
+        found.append(FileEntry("MEMORY.md", str(memory_md), stat.st_size, stat.st_mtime_ns))
+    if root.notes_dir.is_dir() and not root.notes_dir.is_symlink():
+        _scan(root, root.notes_dir, "memory/", found)
+    return sorted(found, key=lambda e: e.relative)
+
+
+def indexable_files(root: MemoryRoot) -> list[Path]:
+    """The paths of ``scan``."""
+    return [Path(entry.path) for entry in scan(root)]
 
 
 @dataclass
@@ -66,17 +88,16 @@ def sync_files(
     known_hash = store.file_hashes()
     known = store.file_stats()
     seen: set[str] = set()
-    for path in indexable_files(root):
-        relative = root.relative(path)
+    for entry in scan(root):
+        relative = entry.relative
         seen.add(relative)
-        stat = path.stat()
-        if known.get(relative) == (stat.st_size, stat.st_mtime_ns):
+        if known.get(relative) == (entry.size, entry.mtime_ns):
             changes.files_unchanged += 1
             continue
-        data = path.read_bytes()
+        data = Path(entry.path).read_bytes()
         digest = hashlib.sha256(data).hexdigest()
         if known_hash.get(relative) == digest:
-            store.put_file(relative, digest, stat.st_size, stat.st_mtime_ns)
+            store.put_file(relative, digest, entry.size, entry.mtime_ns)
             changes.files_unchanged += 1
             continue
         removed = store.delete_file(relative)
@@ -85,7 +106,7 @@ def sync_files(
         chunks = chunk_text(relative, data.decode("utf-8", errors="replace"), chunker)
         ids = store.add_chunks(chunks)
         keywords.add(ids, [c.text for c in chunks])
-        store.put_file(relative, digest, stat.st_size, stat.st_mtime_ns)
+        store.put_file(relative, digest, entry.size, entry.mtime_ns)
         changes.added.extend(ids)
         changes.files_changed += 1
         if progress:

@@ -9,9 +9,8 @@ it), and the MMR diversity pass.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
-from pathlib import PurePosixPath
 from typing import Literal
 
 from memory.search.keyword_index import KeywordHit
@@ -54,8 +53,9 @@ def pinned_paths(query: str, paths: Sequence[str]) -> set[str]:
     wanted = {query.strip().lower(), *tokens(query)}
     hits = set()
     for path in paths:
-        p = PurePosixPath(path)
-        if {path.lower(), p.name.lower(), p.stem.lower()} & wanted:
+        name = path.rsplit("/", 1)[-1].lower()
+        stem = name.rsplit(".", 1)[0] if "." in name else name
+        if path.lower() in wanted or name in wanted or stem in wanted:
             hits.add(path)
     return hits
 
@@ -99,7 +99,7 @@ def rank(
                 row.start_line,
                 row.end_line,
                 round(score, 6),
-                frozenset(content_words(row.text)),
+                frozenset(),
                 pinned=row.path in pins
                 and (chunk_id in keyword or chunk_id in vector or not keyword),
             )
@@ -108,8 +108,12 @@ def rank(
     if not kept:
         kept = [c for c in candidates if c.chunk_id in keyword]
     kept.sort(key=lambda c: (not c.pinned, -c.score, c.chunk_id))
+    kept = [
+        replace(c, terms=frozenset(content_words(rows[c.chunk_id].text)))
+        for c in drop_overlapping(kept)[: limit * 4]
+    ]
     picked = mmr(
-        drop_overlapping(kept),
+        kept,
         limit,
         settings.mmr_lambda,
         lambda a, b: similarity(a, b, settings.same_file_similarity),

@@ -1,13 +1,15 @@
 """``MemorySearch``: the hybrid search service over one memory root.
 
 Cheap to construct; the SQLite index, the provider and FAISS open on first use. ``search``
-brings the index up to date first (keywords at once; vectors inline, or in the background
+brings the index up to date first (rescanning the files at most every ``refresh_seconds``;
+keywords at once; vectors inline, or in the background
 when ``SearchSettings.background`` is set, while keyword search serves).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import date
@@ -41,6 +43,7 @@ class SearchSettings:
     background: bool = False
     batch_size: int = 64
     ivf_threshold: int = 200_000
+    refresh_seconds: float = 1.0
     chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
     ranking: RankSettings = field(default_factory=RankSettings)
 
@@ -89,6 +92,7 @@ class MemorySearch:
         self._keywords: KeywordIndex | None = None
         self._vectors: VectorSide | None = None
         self._loaded = False
+        self._synced_at = -1e9
 
     def _open(self) -> tuple[Store, KeywordIndex, VectorSide]:
         if self._store is None or self._keywords is None or self._vectors is None:
@@ -131,6 +135,7 @@ class MemorySearch:
             elif changes.added or changes.removed:
                 texts = {c.id: (c.text_hash, c.text) for c in store.chunks(changes.added).values()}
                 vectors.apply(changes.added, changes.removed, texts)
+        self._synced_at = time.monotonic()
         if self.settings.background:
             vectors.start_background(progress)
         else:
@@ -157,7 +162,8 @@ class MemorySearch:
             raise UsageError("empty search query")
         if limit < 1:
             raise UsageError(f"--limit must be at least 1, got {limit}")
-        self.sync()
+        if time.monotonic() - self._synced_at >= self.settings.refresh_seconds:
+            self.sync()
         store, keywords, vectors = self._open()
         if vectors.state == "unavailable":
             raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
