@@ -59,7 +59,11 @@ def common_options() -> Parser:
     return common
 
 
-def build_parser() -> Parser:
+SEARCH_COMMANDS = frozenset({"index", "search", "eval"})
+
+
+def build_parser(argv: Sequence[str] | None = None) -> Parser:
+    """The parser; the search commands (whose imports cost ~0.25 s) only when they may run."""
     common = common_options()
     parser = Parser(prog="memory", description="CowDream's memory engine")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -89,7 +93,9 @@ def build_parser() -> Parser:
     forget.add_argument("--yes", action="store_true", help="delete without asking")
     forget.set_defaults(func=cmd_forget)
 
-    _register_search(sub, common)
+    first = next(iter(argv or ()), None)
+    if first is None or first in SEARCH_COMMANDS or first.startswith("-"):
+        _register_search(sub, common)
     return parser
 
 
@@ -211,7 +217,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

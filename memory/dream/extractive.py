@@ -36,6 +36,8 @@ SECTION_NAMES = {
     "other": ("Notes", "其他"),
 }
 CANDIDATES_PER_LOOKUP = 24
+# A token in this many groups ("用户", "user") says nothing about which group is alike.
+COMMON_TOKEN = 300
 
 
 @dataclass
@@ -171,6 +173,7 @@ class ExtractiveEngine:
     ) -> tuple[list[Cluster], int, int]:
         clusters: list[Cluster] = []
         by_ref: dict[tuple[str, int], Cluster] = {}
+        by_text: dict[str, Cluster] = {}  # the same words again: the fast path
         index: dict[str, list[int]] = defaultdict(list)
         merged = folded = 0
         for st in statements:
@@ -183,7 +186,7 @@ class ExtractiveEngine:
                 None,
             )
             if home is None:
-                home = self._similar_cluster(st, clusters, index)
+                home = by_text.get(st.text) or self._similar_cluster(st, clusters, index)
                 if home is not None and st.prior is None:
                     merged += 1
             if home is None:
@@ -192,6 +195,7 @@ class ExtractiveEngine:
                 for token in sorted(self._tokens(st.text)):
                     index[token].append(len(clusters) - 1)
             home.add(st)
+            by_text.setdefault(st.text, home)
             for ref in st.refs:
                 for n in ref.lines():
                     by_ref.setdefault((ref.path, n), home)
@@ -208,7 +212,7 @@ class ExtractiveEngine:
         counts: Counter[int] = Counter()
         for token in self._tokens(st.text):
             postings = index.get(token)
-            if postings and len(postings) < 2000:
+            if postings and len(postings) < COMMON_TOKEN:
                 counts.update(postings)
         speaker = _speaker(st.text)
         # Ties broken by cluster number, not by set order (which varies with PYTHONHASHSEED).
@@ -233,7 +237,12 @@ class ExtractiveEngine:
             if f.change or f.exclusive or f.negated:
                 seen: set[int] = set()
                 pool = [c for fam in sorted(f.families) for c in by_family[fam]]
-                pool += [c for w in sorted(f.words) for c in by_word.get(w, [])[:200]]
+                pool += [
+                    c
+                    for w in sorted(f.words)
+                    if len(by_word.get(w, ())) < COMMON_TOKEN
+                    for c in by_word.get(w, [])
+                ]
                 for older in pool:
                     if id(older) in seen or older.superseded_by is not None:
                         continue
