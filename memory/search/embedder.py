@@ -48,6 +48,7 @@ class VectorSide:
         self.ids: set[int] = set()
         self._pending: dict[int, tuple[str, str]] = {}
         self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
         self._started = False
 
     @property
@@ -136,7 +137,7 @@ class VectorSide:
     def embed_pending(self, progress: Progress | None = None) -> int:
         """Embed every queued chunk in batches; returns how many texts were embedded."""
         done = 0
-        while True:
+        while not self._stop.is_set():
             with self.lock:
                 provider = self.provider
                 batch = list(self._pending.items())[: self.batch]
@@ -165,6 +166,7 @@ class VectorSide:
             done += len(hashes)
             if progress:
                 progress(f"embedded {done} chunks, {remaining} to go")
+        return done
 
     def start_background(self, progress: Progress | None = None) -> None:
         if self._thread is not None and self._thread.is_alive():
@@ -179,6 +181,11 @@ class VectorSide:
     def wait(self, timeout: float | None = None) -> None:
         if self._thread is not None:
             self._thread.join(timeout)
+
+    def stop(self) -> None:
+        """Ask the background embedder to stop after its current batch, and wait for it."""
+        self._stop.set()
+        self.wait()
 
     def query(self, text: str, k: int) -> tuple[np.ndarray | None, list[tuple[int, float]]]:
         """The query vector and the ``k`` nearest chunks; ``(None, [])`` when off."""

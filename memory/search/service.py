@@ -213,7 +213,7 @@ class MemorySearch:
 
     def close(self) -> None:
         if self._vectors is not None:
-            self._vectors.wait(5.0)
+            self._vectors.stop()
         if self._store is not None:
             self._store.conn.close()
         self._store, self._keywords, self._vectors = None, None, None
