@@ -40,6 +40,11 @@ class ChunkerConfig:
     overlap: int = 0
 
 
+def is_turn(line: str) -> bool:
+    """True for a conversation turn bullet: ``- Name: text`` (or ``- [id] Name: text``)."""
+    return _SPEAKER.match(line) is not None
+
+
 def strip_comments(line: str) -> str:
     """``line`` without HTML comments, trailing spaces removed."""
     return _COMMENT.sub("", line).rstrip()

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Literal
 
+from memory.search.context import widen
 from memory.search.keyword_index import KeywordHit
 from memory.search.ranking import (
     Candidate,
@@ -36,6 +37,7 @@ class RankSettings:
     mmr_lambda: float = 0.75
     same_file_similarity: float = 0.0
     max_snippet_chars: int = 600
+    context_chars: int = 480
 
 
 @dataclass(frozen=True)
@@ -127,4 +129,6 @@ def rank(
         )
         text = snippet_of(row.text, settings.max_snippet_chars)
         out.append(Ranked(c.path, c.start_line, c.end_line, c.score, text, source))
+    if settings.context_chars > 0:
+        return widen(out, store, settings.context_chars)
     return out

@@ -137,6 +137,20 @@ class Store:
         )
         return [int(r[0]) for r in rows]
 
+    def line_at(self, path: str, line: int) -> str | None:
+        """The text of one indexed line (comments stripped); ``None`` when the line is not
+        indexed (blank, heading) or is a piece of a long line."""
+        rows = self.conn.execute(
+            "SELECT start_line, end_line, text FROM chunks "
+            "WHERE path = ? AND start_line <= ? AND end_line >= ?",
+            (path, line, line),
+        ).fetchall()
+        if len(rows) != 1:
+            return None
+        start, end, text = rows[0]
+        parts = str(text).split("\n")
+        return parts[line - int(start)] if len(parts) == int(end) - int(start) + 1 else None
+
     def chunk_count(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
 

@@ -10,6 +10,7 @@ from memory.errors import UsageError
 from memory.paths import MemoryRoot
 from memory.search.chunker import ChunkerConfig
 from memory.search.indexer import indexable_files
+from memory.search.ranker import RankSettings
 from memory.search.service import MemorySearch, SearchSettings, SearchUnavailable
 
 NOW = date(2026, 11, 30)
@@ -50,7 +51,9 @@ def test_chinese_query_finds_segmented_note(root: MemoryRoot) -> None:
 
 
 def test_exact_identifiers_match(root: MemoryRoot) -> None:
-    svc = keyword_only(root, chunker=ChunkerConfig(max_lines=1))
+    svc = keyword_only(
+        root, chunker=ChunkerConfig(max_lines=1), ranking=RankSettings(context_chars=0)
+    )
     for query, line in (("ECONNREFUSED", 6), ("max_tokens", 7), ("127.0.0.1:5432", 6)):
         hits = svc.search(query, now=NOW)
         assert (hits[0].path, hits[0].start_line) == ("memory/2026-11-28.md", line), query
@@ -58,7 +61,9 @@ def test_exact_identifiers_match(root: MemoryRoot) -> None:
 
 
 def test_snippets_strip_provenance_but_keep_lines(root: MemoryRoot) -> None:
-    svc = keyword_only(root, chunker=ChunkerConfig(max_lines=1))
+    svc = keyword_only(
+        root, chunker=ChunkerConfig(max_lines=1), ranking=RankSettings(context_chars=0)
+    )
     [hit] = [h for h in svc.search("美式咖啡", now=NOW) if h.path == "MEMORY.md"]
     assert hit.start_line == 4 and hit.snippet == "- 用户偏好美式咖啡，不加糖"
     svc.close()
@@ -201,3 +206,27 @@ def test_local_provider_end_to_end(root: MemoryRoot) -> None:
     assert hits[0].path == "memory/2026-10-01.md"
     assert svc.status()["provider"] == "local"
     svc.close()
+
+
+def test_conversation_hits_are_widened_within_budget(tmp_path: Path) -> None:
+    base = tmp_path / "r"
+    turns = [f"- Ann: filler words number {i} about nothing" for i in range(1, 10)]
+    turns[4] = "- Ann: I adopted a puppy named Biscuit"
+    write(base, "memory/2026-11-01.md", "\n".join(turns) + "\n")
+    chunker = ChunkerConfig(max_lines=1, dialogue_lines=1)
+    wide = MemorySearch(
+        MemoryRoot.at(base),
+        SearchSettings(provider="none", chunker=chunker, ranking=RankSettings(context_chars=200)),
+    )
+    [hit] = wide.search("puppy Biscuit", limit=1, now=NOW)
+    # 38 chars + 3 neighbours of 42 (+1 newline each) = 167; a 4th would make 210 > 200
+    assert (hit.start_line, hit.end_line) == (3, 6)
+    assert hit.snippet.splitlines()[2] == turns[4] and len(hit.snippet) == 167
+    wide.close()
+    narrow = MemorySearch(
+        MemoryRoot.at(base),
+        SearchSettings(provider="none", chunker=chunker, ranking=RankSettings(context_chars=0)),
+    )
+    [hit] = narrow.search("puppy Biscuit", limit=1, now=NOW)
+    assert (hit.start_line, hit.end_line, hit.snippet) == (5, 5, turns[4])
+    narrow.close()
