@@ -34,15 +34,17 @@ class SearchPool:
         key = str(root.path)
         with self._guard:
             if key not in self._services:
-                values: dict[str, Any] = {
-                    "provider": self.config.embedding_provider,
-                    "api_key": self.config.api_key(),
-                    "base_url": self.config.open_ai_api_base,
-                }
-                names = {f.name for f in dataclasses.fields(SearchSettings)}
+                settings = SearchSettings(
+                    provider=self.config.embedding_provider,
+                    api_key=self.config.api_key(),
+                    base_url=self.config.open_ai_api_base,
+                    # Keyword search serves while vectors are computed in the background.
+                    background=True,
+                )
                 if self.config.embedding_model:
-                    values["openai_model"] = self.config.embedding_model
-                settings = SearchSettings(**{k: v for k, v in values.items() if k in names})
+                    settings = dataclasses.replace(
+                        settings, openai_model=self.config.embedding_model
+                    )
                 self._services[key] = (MemorySearch(root, settings), threading.Lock())
             return self._services[key]
 
