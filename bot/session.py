@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.tokens import message_tokens
 from memory.atomic import atomic_write_text
+from memory.redact import redact
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,11 @@ class ChatTurn:
         cls, role: str, content: str, when: datetime | None, name: str | None = None
     ) -> ChatTurn:
         return cls(role, content, when.isoformat(timespec="seconds") if when else None, name)
+
+
+def _stored(turn: ChatTurn) -> dict[str, Any]:
+    """A turn as saved to disk: secrets never reach the file."""
+    return {**asdict(turn), "content": redact(turn.content)}
 
 
 @dataclass
@@ -72,9 +78,9 @@ class Session:
     def save(self) -> None:
         data: dict[str, Any] = {
             "scope": self.scope_key,
-            "window": [asdict(t) for t in self.window],
+            "window": [_stored(t) for t in self.window],
             "unflushed": self.unflushed,
-            "backlog": [asdict(t) for t in self.backlog],
+            "backlog": [_stored(t) for t in self.backlog],
         }
         atomic_write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1))
 

@@ -148,3 +148,12 @@ def test_secrets_never_reach_the_notes(make_bot: BotFactory, llm: FakeOpenAI) ->
     notes = "".join(p.read_text() for p in root.notes_dir.glob("*.md"))
     assert "sk-abcdefghijklmnopqrstuvwx1234" not in notes
     assert "sk-test-secret-123" not in request_text({"n": notes})
+
+
+def test_secrets_never_reach_the_saved_conversation(make_bot: BotFactory) -> None:
+    bot, _ = make_bot()
+    bot.handle(private("telegram", "8", "my api key is sk-abcdefghijklmnopqrstuvwxyz123456"))
+    session = bot.session(private("telegram", "8", "x").scope)
+    saved = session.path.read_text(encoding="utf-8")
+    assert "sk-abcdefghijklmnopqrstuvwxyz123456" not in saved
+    assert "[REDACTED]" in saved
