@@ -64,6 +64,9 @@ def build_bot(
     def flush_scope(scope: Scope, when: datetime) -> None:
         pending[0].flush_scope(scope, when)
 
+    def forget_turns(scope: Scope, text: str, apply: bool) -> int:
+        return pending[0].forget_turns(scope, text, apply=apply)
+
     services = BotServices(
         config=config,
         scopes=ScopeDirectory(workspace),
@@ -82,6 +85,7 @@ def build_bot(
         clock=now,
         send=channel.send,
         flush_scope=flush_scope,
+        forget_turns=forget_turns,
     )
     plugins = PluginManager(config.plugin_dir(), services)
     plugins.load_all()

@@ -203,6 +203,17 @@ class Bot:
 
     # the nightly job ---------------------------------------------------------------
 
+    def forget_turns(self, scope: Scope, text: str, *, apply: bool) -> int:
+        """Count (and with ``apply`` remove) the conversation turns that mention ``text``,
+        so a forgotten fact is not written to a note again by a later flush."""
+        needle = text.strip().casefold()
+        session = self.session(scope)
+        with session.lock:
+            count = session.remove_matching(needle, apply=apply)
+            if apply and count:
+                session.save()
+        return count
+
     def flush_scope(self, scope: Scope, now: datetime) -> MemoryRoot:
         """Summarise what no note holds yet of ``scope``'s conversation into today's note."""
         root = self.services.scopes.root_for(scope)

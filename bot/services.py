@@ -30,3 +30,5 @@ class BotServices:
     send: Callable[[Scope, str], None]
     # Write what no daily note holds yet of a scope's conversation (before a dream).
     flush_scope: Callable[[Scope, datetime], None]
+    # Count, or remove, the conversation turns of a scope that mention a text (forget).
+    forget_turns: Callable[[Scope, str, bool], int]

@@ -94,6 +94,16 @@ class Session:
         tail = self.window[len(self.window) - self.unflushed :] if self.unflushed else []
         return [*self.backlog, *tail]
 
+    def remove_matching(self, needle: str, *, apply: bool) -> int:
+        """Turns whose text contains ``needle`` (case-folded); removed when ``apply``."""
+        hits = [t for t in [*self.backlog, *self.window] if needle in t.content.casefold()]
+        if apply and hits:
+            tail = self.window[len(self.window) - self.unflushed :] if self.unflushed else []
+            self.unflushed -= sum(1 for t in tail if needle in t.content.casefold())
+            self.window = [t for t in self.window if needle not in t.content.casefold()]
+            self.backlog = [t for t in self.backlog if needle not in t.content.casefold()]
+        return len(hits)
+
     def mark_flushed(self) -> None:
         self.backlog.clear()
         self.unflushed = 0

@@ -124,11 +124,14 @@ class CommandsPlugin(Plugin):
             if text.lower() == "cancel":
                 return "Forget cancelled; nothing was deleted."
             removed = apply_forget(ctx.root, pending[0])
-            return f"Forgotten: {removed} line(s) deleted, including from the undo history."
+            turns = self.services.forget_turns(ctx.scope, pending[0].text, True)
+            said = f" and {turns} message(s) from the conversation" if turns else ""
+            return f"Forgotten: {removed} line(s) deleted, including from the undo history{said}."
         if not text:
             return "Usage: /memory forget <text>"
         plan = plan_forget(ctx.root, text)
-        if not plan.matches:
+        turns = self.services.forget_turns(ctx.scope, text, False)
+        if not plan.matches and not turns:
             return f"Nothing in this chat's memory matches {text!r}."
         with self._lock:
             self._forget[key] = (plan, ctx.now)
@@ -136,8 +139,9 @@ class CommandsPlugin(Plugin):
             f"- {path}:{line}: {body.strip()}" for path, line, body in plan.matches[:10]
         )
         more = f"\n(and {len(plan.matches) - 10} more)" if len(plan.matches) > 10 else ""
+        said = f"\n{turns} message(s) of the current conversation mention it too." if turns else ""
         return (
-            f"{plan.summary()}\n{shown}{more}\n"
+            f"{plan.summary()}\n{shown}{more}{said}\n"
             "Send /memory forget confirm within 5 minutes to delete them "
             "(/memory forget cancel to keep them)."
         )

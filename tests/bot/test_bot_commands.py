@@ -153,3 +153,19 @@ def test_a_dream_on_command_includes_todays_conversation(make_bot: BotFactory) -
     ((_, report),) = channel.wait_for(1)
     assert report.startswith("Dream done (extractive): 1 items")
     assert "7:40 train" in root.memory_md.read_text(encoding="utf-8")
+
+
+def test_forget_also_removes_the_words_from_the_conversation(make_bot: BotFactory) -> None:
+    bot, _ = make_bot()
+    root = bot.services.scopes.root_for(owner("x").scope)
+    bot.handle(owner("My locker code is in the blue notebook"))
+    bot.handle(owner("I like hiking on weekends"))
+    (plan,) = bot.handle(owner("/memory forget blue notebook"))
+    assert "1 message(s) of the current conversation mention it" in plan
+    (done,) = bot.handle(owner("/memory forget confirm"))
+    assert "1 message(s) from the conversation" in done
+    bot.flush_scope(owner("x").scope, bot.clock())
+    note = "".join(p.read_text(encoding="utf-8") for p in root.notes_dir.glob("2*.md"))
+    assert "hiking" in note and "blue notebook" not in note
+    saved = bot.session(owner("x").scope).path.read_text(encoding="utf-8")
+    assert "blue notebook" not in saved
