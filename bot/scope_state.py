@@ -53,4 +53,7 @@ def mark_changed(root: MemoryRoot) -> None:
 
 
 def record_dream(root: MemoryRoot, report: dict[str, Any], when: datetime) -> None:
-    update_state(root, last_dream={**report, "at": when.isoformat(timespec="seconds")})
+    """Keep the counts of the last dream; its diary stays in the diary file only, where
+    ``forget`` can reach it."""
+    counts = {k: v for k, v in report.items() if k not in ("diary", "diff")}
+    update_state(root, last_dream={**counts, "at": when.isoformat(timespec="seconds")})

@@ -1,6 +1,8 @@
 """Redaction of secrets (API keys, bearer tokens, passwords, private keys) from text.
 
-Applied to everything before it is written to a memory file or sent to a model.
+Applied to everything before it is written to a memory file or a saved conversation, and
+to the notes a dream sends to a model. A labelled secret ("password: …", "密码是 …") is
+masked to the end of its clause, so pass phrases with spaces go too.
 """
 
 from __future__ import annotations
@@ -10,11 +12,16 @@ import re
 MASK = "[REDACTED]"
 
 _PATTERNS: tuple[re.Pattern[str], ...] = (
-    # PEM private keys, whole block.
+    # PEM and PGP private keys, whole block (to the end if the block is cut off).
     re.compile(
-        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)",
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?"
+        r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
         re.S,
     ),
+    # Credentials inside URLs: scheme://user:password@host
+    re.compile(r"(?<=://)[^/\s:@]+:[^/\s@]+(?=@)"),
+    # "Authorization: Basic xxx"
+    re.compile(r"(?i)\bbasic\s+[A-Za-z0-9+/=]{8,}"),
     # "Authorization: Bearer xxx", "bearer xxx"
     re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=\-]{8,}"),
     # OpenAI-style, Anthropic-style and similar prefixed keys.
@@ -31,11 +38,13 @@ _PATTERNS: tuple[re.Pattern[str], ...] = (
 
 # "password: hunter2", "api_key=abc", "密码是 123456", "token：xyz"
 _LABELLED = re.compile(
-    r"(?i)(?P<label>\b(?:api[_\- ]?key|access[_\- ]?key|secret(?:[_\- ]?key)?|token|"
-    r"password|passwd|pwd|passphrase|private[_\- ]?key|client[_\- ]?secret)\b"
-    r"|密码|口令|密钥|令牌)"
-    r"(?P<sep>\s*(?:[:=：]|是|为|is)\s*)"
-    r"(?P<value>[^\s，。,;；]+)"
+    r"(?i)(?P<label>\b(?:[a-z_]*api[_\- ]?key|[a-z_]*access[_\- ]?key(?:[_\- ]?id)?|"
+    r"[a-z_]*secret(?:[_\- ]?(?:access[_\- ]?)?key)?|[a-z_]*token|"
+    r"password|passwd|pwd|passphrase|passcode|pin(?: code)?|private[_\- ]?key|"
+    r"client[_\- ]?secret)\b(?: (?:for|of|to) (?:the |my |our )?[\w\-]+)?"
+    r"|密码|口令|密钥|令牌|验证码)"
+    r"(?P<sep>\s*(?:[:=：]|是|为|\bis\b)\s*)"
+    r"(?P<value>[^，。,;；\n]+)"
 )
 
 
