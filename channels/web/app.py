@@ -16,6 +16,7 @@ from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse
 from fastapi.security import HTTPBasic, HTTPBasicCredentials
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from pydantic import BaseModel, Field
 
 from bot.console import ConsoleView
@@ -24,6 +25,7 @@ from memory.errors import MemoryEngineError
 
 STATIC = Path(__file__).parent / "static"
 WEB_SCOPE = Scope("web", "owner", False, "web console")
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 
 class ChatIn(BaseModel):
@@ -66,6 +68,10 @@ def create_app(
             raise HTTPException(401, "password required", {"WWW-Authenticate": "Basic"})
 
     app = FastAPI(title="CowDream console", docs_url=None, redoc_url=None, openapi_url=None)
+    if password is None:
+        # Without a password the console is for this machine only: refuse other Host names,
+        # so a web page cannot reach it through DNS rebinding.
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(LOOPBACK_HOSTS))
     guarded = [Depends(auth)]
 
     def safely(fn: Callable[[], Any]) -> Any:

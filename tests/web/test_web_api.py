@@ -90,3 +90,12 @@ def test_exposed_console_needs_a_password(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="set web_password"):
         WebChannel(console_config(tmp_path, web_host="0.0.0.0"))
     WebChannel(console_config(tmp_path, web_host="0.0.0.0", web_password="pw"))
+
+
+def test_a_console_without_password_answers_only_loopback_host_names(tmp_path: Path) -> None:
+    with running_console(console_config(tmp_path)) as console:
+        client = console.client()
+        assert client.get("/api/memory").status_code == 200
+        rebound = client.get("/api/memory", headers={"Host": "evil.example.com"})
+        assert rebound.status_code == 400
+        assert "cello" not in rebound.text
