@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from memory.clock import now_in
+from memory.clock import now_in, zone
 from memory.dream import DreamOptions, run_dream
 from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError, UsageError
@@ -50,6 +50,16 @@ def days_type(text: str) -> int:
     return value
 
 
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def common_options() -> Parser:
     common = Parser(add_help=False)
     common.add_argument("--workspace", metavar="DIR", help="memory root (default: ~/cow)")
@@ -60,6 +70,7 @@ def common_options() -> Parser:
 
 
 SEARCH_COMMANDS = frozenset({"index", "search", "eval"})
+OWN_COMMANDS = frozenset({"dream", "undo", "flush", "status", "forget"})
 
 
 def build_parser(argv: Sequence[str] | None = None) -> Parser:
@@ -73,7 +84,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     dream.add_argument("--force", action="store_true", help="dream even if nothing changed")
     dream.add_argument("--engine", choices=["auto", "llm", "extractive"], default="auto")
     dream.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
-    dream.add_argument("--max-items", type=int, default=None, help="cap of MEMORY.md (30)")
+    dream.add_argument("--max-items", type=positive_int, default=None, help="cap of MEMORY.md (30)")
     dream.set_defaults(func=cmd_dream)
 
     sub.add_parser("undo", parents=[common], help="undo the last dream").set_defaults(func=cmd_undo)
@@ -94,7 +105,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     forget.set_defaults(func=cmd_forget)
 
     first = next(iter(argv or ()), None)
-    if first is None or first in SEARCH_COMMANDS or first.startswith("-"):
+    if first is None or first in SEARCH_COMMANDS or first not in OWN_COMMANDS:
         _register_search(sub, common)
     return parser
 
@@ -116,9 +127,18 @@ def config_of(args: argparse.Namespace) -> dict[str, Any]:
     return read_config_file(args.config) if args.config else {}
 
 
-def root_of(args: argparse.Namespace, config: dict[str, Any]) -> MemoryRoot:
+def root_of(
+    args: argparse.Namespace, config: dict[str, Any], *, create: bool = False
+) -> MemoryRoot:
+    """The memory root; it must be a folder that exists, unless ``create`` allows a new
+    one (flush makes it, status reports it empty)."""
     where = args.workspace or config.get("agent_workspace") or "~/cow"
-    return MemoryRoot.at(where)
+    root = MemoryRoot.at(where)
+    if root.path.exists() and not root.path.is_dir():
+        raise UsageError(f"the workspace is not a folder: {root.path}")
+    if not create and not root.path.is_dir():
+        raise UsageError(f"no memory root at {root.path} (give --workspace DIR)")
+    return root
 
 
 def model_of(config: dict[str, Any]) -> ChatModel | None:
@@ -143,7 +163,10 @@ def cmd_dream(args: argparse.Namespace) -> int:
     model = model_of(config) if args.engine != "extractive" else None
     now = now_in(args.timezone or config.get("timezone"))
     report = run_dream(root_of(args, config), options, model=model, now=now)
-    head = f"{report.status}" + (f": {report.reason}" if report.reason else "")
+    reason = report.reason
+    if report.status == "skipped" and reason.startswith("inputs unchanged"):
+        reason += "; use --force to dream anyway"
+    head = f"{report.status}" + (f": {reason}" if reason else "")
     text = "\n".join(p for p in (head, report.diff, report.diary) if p)
     emit(args, report.to_dict(), text.rstrip())
     return EXIT_FAILED if report.status == "failed" else 0
@@ -160,7 +183,12 @@ def cmd_flush(args: argparse.Namespace) -> int:
     turns = read_jsonl(args.file)
     now = now_in(args.timezone or config.get("timezone"))
     result = flush_turns(
-        root_of(args, config), turns, args.reason, model=model_of(config), now=now, group=args.group
+        root_of(args, config, create=True),
+        turns,
+        args.reason,
+        model=model_of(config),
+        now=now,
+        group=args.group,
     )
     where = str(result.path) if result.path else None
     data = {"path": where, "bullets": result.bullets, "engine": result.engine}
@@ -171,7 +199,8 @@ def cmd_flush(args: argparse.Namespace) -> int:
 
 def cmd_status(args: argparse.Namespace) -> int:
     config = config_of(args)
-    root = root_of(args, config)
+    root = root_of(args, config, create=True)
+    zone(args.timezone or config.get("timezone"))  # a bad zone is an error here too
     status = collect_status(root)
     if args.deep:
         status["index"] = _index_status(root, config)

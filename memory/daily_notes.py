@@ -12,6 +12,7 @@ from pathlib import Path
 from memory.atomic import file_lock
 from memory.paths import MemoryRoot
 from memory.redact import redact
+from memory.textfile import read_optional
 
 SECTION_TITLES = ("Trimmed Context", "Daily Summary", "Context Overflow Recovery")
 _BULLET = re.compile(r"^\s*[-*+]\s+(?P<text>.+?)\s*$")
@@ -79,9 +80,8 @@ def append_section(root: MemoryRoot, title: str, bullets: Sequence[str], *, now:
 def parse_note(root: MemoryRoot, day: date) -> list[NoteLine]:
     """The bullets of one daily note, each with its 1-based line number."""
     path = root.daily_note(day)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    text = read_optional(path)
+    if text is None:
         return []
     rel = root.relative(path)
     section = ""
@@ -99,10 +99,7 @@ def parse_note(root: MemoryRoot, day: date) -> list[NoteLine]:
 
 def read_lines(path: Path) -> list[str]:
     """A file's lines (no newlines); empty when the file does not exist."""
-    try:
-        return path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        return []
+    return (read_optional(path) or "").splitlines()
 
 
 def split_speaker(text: str) -> tuple[str | None, str]:

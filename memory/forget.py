@@ -16,6 +16,7 @@ from memory.dream.state import history_dir, root_lock
 from memory.errors import UsageError
 from memory.paths import MemoryRoot
 from memory.provenance import strip_comments
+from memory.textfile import read_optional
 from memory.transaction import Transaction
 
 MIN_CHARS = 2
@@ -58,7 +59,8 @@ def plan_forget(root: MemoryRoot, text: str) -> ForgetPlan:
     plan = ForgetPlan(needle)
     lowered = needle.casefold()
     for path in _files(root):
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        content = read_optional(path)  # an undecodable file is reported and left alone
+        for number, line in enumerate((content or "").splitlines(), start=1):
             if line.startswith("#"):
                 continue
             if line != TOMBSTONE and lowered in strip_comments(line).casefold():

@@ -9,6 +9,7 @@ from datetime import date
 
 from memory.paths import MemoryRoot
 from memory.provenance import Provenance, SourceRef, split_comment, strip_comments
+from memory.textfile import read_text
 
 TITLE = "# MEMORY"
 ARCHIVE_TITLE = "# Memory Archive"
@@ -85,10 +86,7 @@ def parse_memory(text: str) -> MemoryDoc:
 
 
 def read_memory(root: MemoryRoot) -> MemoryDoc:
-    try:
-        return parse_memory(root.memory_md.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return MemoryDoc(sections=[("", [])])
+    return parse_memory(read_text(root.memory_md))
 
 
 def render_memory(old: MemoryDoc, generated: Iterable[MemoryItem]) -> str:
@@ -158,10 +156,7 @@ def parse_archive(text: str) -> list[ArchivedItem]:
 
 
 def read_archive(root: MemoryRoot) -> list[ArchivedItem]:
-    try:
-        return parse_archive(root.archive.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return []
+    return parse_archive(read_text(root.archive))
 
 
 def archive_entry(item: MemoryItem, reason: str, day: date) -> str:
@@ -185,10 +180,7 @@ def render_archive(old_text: str, entries: list[str]) -> str:
 def prompt_memory(root: MemoryRoot, max_chars: int = 4000) -> str:
     """MEMORY.md for a system prompt: provenance comments stripped, cut to ``max_chars``
     at a line boundary."""
-    try:
-        text = root.memory_md.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return ""
+    text = read_text(root.memory_md)
     lines = [strip_comments(line).rstrip() for line in text.splitlines()]
     out: list[str] = []
     used = 0

@@ -10,6 +10,7 @@ from memory.daily_notes import parse_note, read_lines
 from memory.dream.model import DreamInputs, DreamOptions
 from memory.memory_file import parse_memory, read_archive
 from memory.paths import MemoryRoot
+from memory.textfile import read_text
 
 
 def window(root: MemoryRoot, today: date, days: int) -> list[date]:
@@ -19,7 +20,7 @@ def window(root: MemoryRoot, today: date, days: int) -> list[date]:
 
 
 def gather(root: MemoryRoot, today: date, options: DreamOptions) -> DreamInputs:
-    memory_text = root.memory_md.read_text(encoding="utf-8") if root.memory_md.exists() else ""
+    memory_text = read_text(root.memory_md)
     lines = {"MEMORY.md": memory_text.splitlines()}
     notes = []
     for day in window(root, today, options.days):

@@ -34,6 +34,7 @@ from memory.errors import DreamRefused, ModelError, UsageError
 from memory.llm import ChatModel
 from memory.memory_file import archive_entry, render_archive, render_memory
 from memory.paths import MemoryRoot
+from memory.textfile import read_text
 from memory.transaction import Fault, Transaction
 
 log = logging.getLogger(__name__)
@@ -111,7 +112,7 @@ def _dream(
         report.reason = f"no daily notes in the last {options.days} day(s)"
     elif not options.force and state.get("last_success", {}).get("hash") == digest:
         when = state["last_success"].get("time", "?")
-        report.reason = f"inputs unchanged since the last dream ({when}); use --force"
+        report.reason = f"inputs unchanged since the last dream ({when})"
     else:
         try:
             proposal = engine.propose(inputs)
@@ -156,7 +157,7 @@ def _write(
     old_memory = "\n".join(inputs.lines["MEMORY.md"])
     old_memory += "\n" if old_memory else ""
     new_memory = render_memory(inputs.memory, proposal.keep)
-    old_archive = root.archive.read_text(encoding="utf-8") if root.archive.exists() else ""
+    old_archive = read_text(root.archive)
     entries = [archive_entry(item, reason, today) for item, reason in proposal.archive]
     new_archive = render_archive(old_archive, entries)
     if options.dry_run:
@@ -166,7 +167,7 @@ def _write(
         )
         return report
     diary_path = root.diary(today)
-    old_diary = diary_path.read_text(encoding="utf-8") if diary_path.exists() else ""
+    old_diary = read_text(diary_path)
     stamp = now.isoformat(timespec="seconds")
     # Hash what the next dream will read (the notes and this new MEMORY.md), so that a
     # second dream over unchanged notes is skipped.
