@@ -39,6 +39,10 @@ def main(argv: list[str] | None = None) -> int:
     except BotError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a workspace or plugin folder that cannot be made or used
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"error: cannot use the workspace ({exc.strerror or exc}){where}", file=sys.stderr)
+        return 2
     bot.start()
     try:
         channel.run(bot)
