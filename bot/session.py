@@ -113,9 +113,9 @@ class Session:
 
     def split_oldest(self, count: int) -> tuple[list[ChatTurn], list[ChatTurn]]:
         """Remove the ``count`` oldest turns; return (all removed, the removed unflushed)."""
+        flushed = len(self.window) - self.unflushed  # the flushed turns come first
         removed = self.window[:count]
         self.window = self.window[count:]
-        flushed_in_removed = max(0, len(removed) - self.unflushed)
-        new_unflushed = removed[flushed_in_removed:]
+        new_unflushed = removed[min(len(removed), flushed) :]
         self.unflushed -= len(new_unflushed)
         return removed, new_unflushed

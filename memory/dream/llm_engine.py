@@ -15,7 +15,7 @@ from typing import Any
 
 from memory.dream.extractive import compress_refs
 from memory.dream.grounding import Similarity, verify
-from memory.dream.model import DreamInputs, Proposal
+from memory.dream.model import MAX_DAYS, DreamInputs, Proposal
 from memory.dream.similarity import near_duplicate, supersedes
 from memory.errors import ModelError
 from memory.llm import ChatModel
@@ -45,23 +45,32 @@ and dropped"}}"""
 
 
 def render_inputs(inputs: DreamInputs) -> str:
+    """The prompt's material. The memory items always go in whole; when the notes are too
+    long for ``MAX_INPUT_CHARS`` the oldest note lines are left out."""
     parts = ["## Current memory items"]
     for item in inputs.prior:
         parts.append(f"MEMORY.md#L{item.line}: {item.text}")
     if inputs.handwritten:
         parts.append("## Hand-written items (kept as they are)")
         parts += [f"- {i.text}" for i in inputs.handwritten]
+    head = redact("\n".join(parts))
+    budget = MAX_INPUT_CHARS - len(head) - 40 * MAX_DAYS  # room for one heading a note
+    lines: list[str] = []
     current = ""
-    for note in inputs.notes:
-        if note.path != current:
-            current = note.path
-            parts.append(f"## {note.path} ({note.day.isoformat()})")
-        parts.append(f"{note.ref}: {note.text}")
-    text = redact("\n".join(parts))
-    if len(text) > MAX_INPUT_CHARS:  # keep the newest notes
-        text = text[-MAX_INPUT_CHARS:]
-        text = text[text.find("\n") + 1 :]
-    return text
+    for note in reversed(inputs.notes):  # newest first, until the budget is spent
+        line = redact(f"{note.ref}: {note.text}")
+        if budget - len(line) - 1 < 0:
+            break
+        budget -= len(line) + 1
+        lines.append(line)
+    notes: list[str] = []
+    for line in reversed(lines):
+        path = line.split("#", 1)[0]
+        if path != current:
+            current = path
+            notes.append(f"## {path}")
+        notes.append(line)
+    return "\n".join([head, *notes])
 
 
 def parse_answer(raw: str) -> tuple[list[tuple[str, list[str]]], str]:

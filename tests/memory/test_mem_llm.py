@@ -187,3 +187,25 @@ def test_auto_picks_extractive_without_model(root: MemoryRoot, tmp_path: Path, l
     assert llm.requests == []
     assert run_cli(root, "--engine", "llm", "--force") == 2
     assert "needs a model" in capsys.readouterr().err
+
+
+def test_long_notes_never_push_the_memory_items_out_of_the_prompt(root: MemoryRoot) -> None:
+    from memory.dream.inputs import gather
+    from memory.dream.llm_engine import MAX_INPUT_CHARS, render_inputs
+
+    root.path.mkdir(parents=True, exist_ok=True)
+    root.memory_md.write_text(
+        "# MEMORY\n\n- 用户对花生过敏 <!-- src: memory/2026-11-01.md#L4 -->\n", encoding="utf-8"
+    )
+    for day in (27, 28, 29):
+        note(
+            root,
+            at(day),
+            *[f"第{day}天的第{n}条笔记，内容比较长一些以便超过预算" * 3 for n in range(300)],
+        )
+    inputs = gather(root, NOW.date(), DreamOptions(days=3))
+    text = render_inputs(inputs)
+    assert len(text) <= MAX_INPUT_CHARS
+    assert "MEMORY.md#L3: 用户对花生过敏" in text
+    assert "第29天的第299条" in text  # the newest notes stay
+    assert "第27天的第0条" not in text  # the oldest go first
