@@ -12,7 +12,8 @@ from memory.segment import content_words, has_cjk
 _ACK_WORDS = frozenset(
     """
     hi hello hey yo morning night bye goodbye thanks thank thx ty ok okay k sure cool nice great
-    lol yes yeah yep no nope alright np welcome you so much got it see sounds good
+    lol yes yeah yep no nope alright np welcome you so much got it see sounds good all there
+    then later soon guys everyone again too
     你好 您好 嗨 哈喽 早 早上好 早安 午安 晚上好 晚安 拜拜 再见 谢谢 多谢 谢啦 感谢 好的 好 行
     可以 收到 明白 了解 知道了 没问题 不客气 呵呵 嘿嘿 是的 对 没事 好吧 嗯嗯 嗯 哦 噢 喔 哈哈
     """.split()
@@ -48,12 +49,25 @@ def is_greeting_or_ack(text: str) -> bool:
     for piece in pieces:
         words = piece.split()
         core = _TRAILING_PARTICLES.sub("", piece) or piece
-        if _FILLER.match(piece) or core in _ACK_WORDS:
+        if _FILLER.match(piece) or core in _ACK_WORDS or _all_ack_cjk(core):
             continue
-        if words and all(w in _ACK_WORDS for w in words):
+        if words and all(w in _ACK_WORDS or _FILLER.match(w) for w in words):
             continue
         return False
     return True
+
+
+def _all_ack_cjk(text: str) -> bool:
+    """ "好的谢谢", "好的收到": a run of Chinese acknowledgements without punctuation."""
+    i = 0
+    while i < len(text):
+        for size in (3, 2, 1):
+            if text[i : i + size] in _ACK_WORDS and not text[i : i + size].isascii():
+                i += size
+                break
+        else:
+            return False
+    return bool(text)
 
 
 def is_tool_noise(text: str) -> bool:

@@ -18,7 +18,12 @@ from memory.segment import content_words
 
 SUPPORT_THRESHOLD = 0.6
 EMBEDDING_RESCUE = (0.4, 0.86)  # (minimum word support, minimum cosine similarity)
-_GENERIC = re.compile(r"(?i)用户|\bthe user\b|\buser\b|\busers\b")
+_GENERIC = re.compile(
+    r"(?i)用户|\bthe user\b|\buser\b|\busers\b"
+    # modifiers a faithful restatement adds ("用户现在喝拿铁，不再喝美式"): not content
+    r"|现在|目前|如今|最近|已经|不再|一直|总是|还是|\bnow\b|\bcurrently\b|\brecently\b"
+    r"|\bstill\b|\balways\b|\bno longer\b|\banymore\b"
+)
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
 _NUMBER = re.compile(r"\d+(?:[.:]\d+)?")
 _BULLET_PREFIX = re.compile(r"^\s*[-*+]\s+")

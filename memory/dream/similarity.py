@@ -219,7 +219,9 @@ def supersedes(newer: str, older: str) -> bool:
     shared_family = bool(fn.families & fo.families)
     # A plan or a trip ("下周去上海出差，住在南山区") does not replace where one lives.
     both_exclusive = fn.exclusive and fo.exclusive and fn.kind != "decision"
-    if shared_family and (fn.change or both_exclusive):
+    # Nor does a move cancel a planned trip: a plan is replaced only by another plan.
+    plan_by_fact = fo.kind == "decision" and fn.kind != "decision"
+    if shared_family and not plan_by_fact and (fn.change or both_exclusive):
         values = topic_values(older)
         return not values or not values <= affirmed_values(newer)
     if fn.change or fn.negated != fo.negated:

@@ -43,3 +43,30 @@ def test_negation_conflict_is_about_shared_content() -> None:
 )
 def test_supersedes(newer: str, older: str, replaces: bool) -> None:
     assert supersedes(newer, older) is replaces
+
+
+def test_a_move_does_not_cancel_a_planned_trip() -> None:
+    assert not supersedes("我上个月搬到了杭州西湖区", "下周三要去上海出差，住在静安区")
+
+
+@pytest.mark.parametrize(
+    ("text", "chatter"),
+    [
+        ("好的谢谢", True),
+        ("好的收到", True),
+        ("haha see you all there", True),
+        ("好的，我明天去上海", False),
+        ("谢谢你的建议，我决定买那本书", False),
+    ],
+)
+def test_acknowledgements_without_punctuation_are_chatter(text: str, chatter: bool) -> None:
+    from memory.chatter import is_chatter
+
+    assert is_chatter(text) is chatter
+
+
+def test_grounding_ignores_modifiers_of_a_faithful_restatement() -> None:
+    from memory.dream.grounding import support
+
+    assert support("用户现在喝拿铁，不再喝美式", ["我最近改喝拿铁了，不喝美式了"]) == 1.0
+    assert support("用户喜欢拿铁", ["用户: 我最近很喜欢喝美式"]) < 0.5
