@@ -20,7 +20,16 @@ from pathlib import Path
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    StrictBool,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from bot.errors import ConfigError
 
@@ -75,7 +84,7 @@ class BotConfig(BaseModel):
     # plugins
     plugin_config_dir: str | None = None
     # dreaming and the nightly job
-    dreaming_enabled: bool = True
+    dreaming_enabled: StrictBool = True
     dream_days: int = Field(default=3, ge=1, le=30)
     dream_max_items: int = Field(default=30, ge=1, le=200)
     dream_engine: Literal["auto", "llm", "extractive"] = "auto"
@@ -93,12 +102,12 @@ class BotConfig(BaseModel):
     telegram_proxy: str | None = None
     telegram_api_base: str = "https://api.telegram.org/bot"
     # wechat and CowAgent chat rules
-    hot_reload: bool = False
+    hot_reload: StrictBool = False
     single_chat_prefix: list[str] = Field(default_factory=lambda: ["bot", "@bot"])
     single_chat_reply_prefix: str = "[bot] "
     group_chat_prefix: list[str] = Field(default_factory=lambda: ["@bot"])
     group_name_white_list: list[str] = Field(default_factory=list)
-    group_at_off: bool = False
+    group_at_off: StrictBool = False
     # permissions
     admin_users: list[str] = Field(default_factory=list)
     # logging
@@ -132,6 +141,15 @@ class BotConfig(BaseModel):
     @classmethod
     def _empty_is_unset(cls, value: str | None) -> str | None:
         return value if value and value.strip() else None
+
+    @model_validator(mode="after")
+    def _llm_dream_needs_a_model(self) -> BotConfig:
+        if self.dream_engine == "llm" and not self.has_model:
+            raise ValueError(
+                "dream_engine 'llm' needs a model: set open_ai_api_key or open_ai_api_base "
+                "(or use 'auto')"
+            )
+        return self
 
     # derived views -------------------------------------------------------------------
 
@@ -170,7 +188,9 @@ def _describe(error: ValidationError, source: str) -> str:
     if first["type"] == "extra_forbidden":
         return f"{source}: unknown config key {key!r}{_suggest(key)}"
     message = first["msg"].removeprefix("Value error, ")
-    if first["type"] in {"string_type", "int_parsing", "bool_parsing", "list_type"}:
+    if not first["loc"]:  # a rule across keys
+        return f"{source}: {message}"
+    if first["type"] in {"string_type", "int_parsing", "bool_parsing", "bool_type", "list_type"}:
         value = first.get("input")
         shown = "***" if "password" in key or "key" in key or "token" in key else repr(value)
         return f"{source}: bad value for {key!r}: {message} (got {shown})"

@@ -105,3 +105,14 @@ def test_app_refuses_a_bad_config_with_exit_2(tmp_path: Path) -> None:
         f"error: {path}: unknown config key 'chanel_type' (did you mean 'channel_type'?)"
     ]
     assert not (tmp_path / "ws").exists()
+
+
+def test_settings_the_command_line_would_refuse_are_refused_at_start(tmp_path: Path) -> None:
+    llm_without_model = tmp_path / "a.json"
+    llm_without_model.write_text('{"dream_engine": "llm"}', encoding="utf-8")
+    with pytest.raises(ConfigError, match="dream_engine 'llm' needs a model"):
+        load_config(llm_without_model, environ={})
+    loose_bool = tmp_path / "b.json"
+    loose_bool.write_text('{"dreaming_enabled": "yes"}', encoding="utf-8")
+    with pytest.raises(ConfigError, match="dreaming_enabled"):
+        load_config(loose_bool, environ={})
