@@ -143,7 +143,9 @@ def format_report(report: dict[str, Any]) -> str:
         for k in ("added", "merged", "superseded", "archived", "rejected")
         if report.get(k)
     )
-    head = f"Dream done ({report.get('engine', '?')}): {report.get('items', 0)} items in MEMORY.md"
+    items = int(report.get("items", 0))
+    noun = "item" if items == 1 else "items"
+    head = f"Dream done ({report.get('engine', '?')}): {items} {noun} in MEMORY.md"
     head += f" ({counts})." if counts else "."
     diary = str(report.get("diary") or "").strip()
     return f"{head}\n\n{diary}" if diary else head

@@ -63,7 +63,8 @@ def status_text(services: BotServices, ctx: ChatContext) -> str:
     entry = scopes.entry(ctx.scope.key)
     folder = entry.folder if entry else scopes.folder_for(ctx.scope)
     title = (entry.title if entry else "") or ctx.scope.title
-    lines = [f"Memory of {ctx.scope.key}" + (f" ({title})" if title else "") + f": {folder}"]
+    shown = str(ctx.root.path) if folder == "." else folder  # "." is the workspace itself
+    lines = [f"Memory of {ctx.scope.key}" + (f" ({title})" if title else "") + f": {shown}"]
     try:
         counts = memory_counts(ctx.root)
         notes = counts.get("notes") or {}

@@ -151,7 +151,7 @@ def test_a_dream_on_command_includes_todays_conversation(make_bot: BotFactory) -
     started = bot.handle(private("telegram", "7", "/memory dream 1"))
     assert started[0].startswith("Dream started")
     ((_, report),) = channel.wait_for(1)
-    assert report.startswith("Dream done (extractive): 1 items")
+    assert report.startswith("Dream done (extractive): 1 item in MEMORY.md")
     assert "7:40 train" in root.memory_md.read_text(encoding="utf-8")
 
 

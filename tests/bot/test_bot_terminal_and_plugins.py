@@ -48,7 +48,7 @@ def test_terminal_script_with_a_model(tmp_path: Path, llm: FakeOpenAI) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Nice to meet you, Ada."
-    assert lines[1] == "Memory of terminal:user:owner (terminal): ."
+    assert lines[1] == f"Memory of terminal:user:owner (terminal): {(tmp_path / 'ws').resolve()}"
     assert "sk-term-secret-999" not in result.stdout + result.stderr
     users = [m for m in llm.chat_requests()[0]["messages"] if m["role"] == "user"]
     assert users == [{"role": "user", "content": "I am Ada and I write compilers"}]
@@ -64,7 +64,7 @@ def test_terminal_dream_reports_before_exit(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
     assert out[0].startswith("Dream started over the last 30 day(s)")
-    assert out[1].startswith("Dream done (extractive): 1 items")
+    assert out[1].startswith("Dream done (extractive): 1 item in MEMORY.md")
     assert "The user keeps bees" in (ws / "MEMORY.md").read_text()
 
 
