@@ -111,9 +111,16 @@ def _bigrams(text: str) -> set[str]:
     return grams
 
 
+# Discourse words frame a statement without changing what it says.
+DISCOURSE = frozenset(
+    "remember actually update btw also just really please reminder fyi "
+    "记住 别忘了 其实 另外 顺便 更新 提醒 还有 也".split()
+)
+
+
 @lru_cache(maxsize=100_000)
 def features(text: str) -> Features:
-    words = frozenset(content_words(text))
+    words = frozenset(content_words(text)) - DISCOURSE
     families = frozenset(_FAMILY_OF[w] for w in words if w in _FAMILY_OF)
     families |= frozenset(
         _FAMILY_OF[w] for w in _FAMILY_OF if not w.isascii() and len(w) > 1 and w in text
@@ -200,7 +207,9 @@ def negation_conflict(a: str, b: str) -> bool:
             if term in negated_terms(other):
                 continue
             if term and (
-                term in lowered if not term.isascii() else re.search(rf"\b{term}", lowered)
+                term in lowered
+                if not term.isascii()
+                else re.search(rf"\b{re.escape(term)}\b", lowered)
             ):
                 return True
     return False

@@ -70,3 +70,10 @@ def test_grounding_ignores_modifiers_of_a_faithful_restatement() -> None:
 
     assert support("用户现在喝拿铁，不再喝美式", ["我最近改喝拿铁了，不喝美式了"]) == 1.0
     assert support("用户喜欢拿铁", ["用户: 我最近很喜欢喝美式"]) < 0.5
+
+
+def test_discourse_words_do_not_keep_a_repeat_apart() -> None:
+    assert near_duplicate(
+        "Bob: I'm allergic to peanuts, so no peanut snacks please",
+        "Bob: Remember, I'm allergic to peanuts",
+    )
