@@ -23,6 +23,7 @@ from memory.search.ranking import (
     importance_multiplier,
     mmr,
     recency_multiplier,
+    reciprocal_ranks,
     similarity,
 )
 from memory.search.store import Store
@@ -38,6 +39,8 @@ class RankSettings:
     same_file_similarity: float = 0.0
     max_snippet_chars: int = 600
     context_chars: int = 480
+    rrf_weight: float = 0.5
+    rrf_k: int = 10
 
 
 @dataclass(frozen=True)
@@ -85,10 +88,14 @@ def rank(
     pinned_ids = {i for p in pins for i in store.chunks_of(p, limit)}
     rows = store.chunks(set(keyword) | set(vector) | pinned_ids)
     vectors_on = bool(vector_ids)
+    rrf = reciprocal_ranks(
+        [[h.chunk_id for h in keyword_hits], [i for i, _ in vector_hits]], settings.rrf_k
+    )
     candidates: list[Candidate] = []
     for chunk_id, row in rows.items():
         v = vector.get(chunk_id, 0.0) if vectors_on and chunk_id in vector_ids else None
         base = fuse(v, keyword.get(chunk_id, 0.0), settings.vector_weight)
+        base += settings.rrf_weight * rrf.get(chunk_id, 0.0)
         score = (
             base
             * recency_multiplier(row.path, now, settings.recency_floor, settings.half_life_days)

@@ -55,6 +55,19 @@ def fuse(vector: float | None, keyword: float | None, vector_weight: float) -> f
     return vector_weight * vector + (1.0 - vector_weight) * keyword
 
 
+def reciprocal_ranks(rankings: Sequence[Sequence[int]], k: int = 60) -> dict[int, float]:
+    """Reciprocal-rank fusion, scaled so an item first in every list scores 1:
+    ``sum(1 / (k + rank)) * (k + 1) / len(rankings)`` (ranks 1-based)."""
+    if not rankings:
+        return {}
+    out: dict[int, float] = {}
+    scale = (k + 1) / len(rankings)
+    for ranking in rankings:
+        for position, item in enumerate(ranking, start=1):
+            out[item] = out.get(item, 0.0) + scale / (k + position)
+    return out
+
+
 def note_date(path: str) -> date | None:
     """The date of a daily note ``memory/YYYY-MM-DD.md``; ``None`` for evergreen files."""
     match = _DATED.search(path)

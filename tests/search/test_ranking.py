@@ -16,6 +16,7 @@ from memory.search.ranking import (
     note_date,
     recency_decay,
     recency_multiplier,
+    reciprocal_ranks,
 )
 
 
@@ -105,3 +106,12 @@ def test_drop_overlapping_keeps_best_of_shared_lines() -> None:
         _c(3, 0.7, "c", lines=(7, 8)),
     ]
     assert [c.chunk_id for c in drop_overlapping(items)] == [1, 3]
+
+
+def test_reciprocal_ranks_scaled_so_first_everywhere_is_one() -> None:
+    scores = reciprocal_ranks([[7, 8, 9], [8, 7]], k=10)
+    assert scores[7] == pytest.approx(5.5 / 11 + 5.5 / 12)
+    assert scores[8] == pytest.approx(5.5 / 12 + 5.5 / 11)
+    assert scores[9] == pytest.approx(5.5 / 13)
+    assert reciprocal_ranks([[1], [1]], k=10)[1] == pytest.approx(1.0)
+    assert reciprocal_ranks([]) == {}
