@@ -51,7 +51,9 @@ def _score(text: str) -> float:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--workspace", default=".", help="memory root (default: .)")
+    parser.add_argument(
+        "--workspace", help="memory root (default: agent_workspace of --config, else ~/cow)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--config", help="CowAgent config.json (open_ai_api_key, ...)")
     parser.add_argument("--provider", choices=PROVIDERS, help="embedding provider override")
@@ -93,10 +95,11 @@ def _guard(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Names
 
 
 def _service(args: argparse.Namespace) -> MemorySearch:
-    workspace = Path(args.workspace).expanduser()
+    config = load_config(args.config)
+    workspace = Path(args.workspace or config.get("agent_workspace") or "~/cow").expanduser()
     if not workspace.is_dir():
         raise UsageError(f"workspace is not a directory: {workspace}")
-    settings = settings_from(load_config(args.config), os.environ, provider=args.provider)
+    settings = settings_from(config, os.environ, provider=args.provider)
     return MemorySearch(MemoryRoot.at(workspace), settings)
 
 
@@ -142,10 +145,13 @@ def run_search(args: argparse.Namespace) -> int:
             lines = Path(args.batch).read_text("utf-8").splitlines()
         except OSError as exc:
             raise UsageError(f"cannot read batch file {args.batch}: {exc.strerror}") from exc
-        queries = [q.strip() for q in lines if q.strip()]
+        queries = [q.strip() for q in lines]  # one output line per input line
     service = _service(args)
     try:
         for query in queries:
+            if not query:  # a blank line answers with no hits, keeping lines aligned
+                print("[]", flush=True)
+                continue
             hits = service.search(query, limit=args.limit, min_score=args.min_score, now=args.now)
             if args.batch or args.json:
                 print(json.dumps([h.to_dict() for h in hits], ensure_ascii=False), flush=True)

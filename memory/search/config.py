@@ -7,28 +7,19 @@ package's own ``OPENAI_API_KEY``/``OPENAI_BASE_URL`` environment variables are u
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from memory.errors import UsageError
+from memory.llm import read_config_file
 from memory.search.embeddings.registry import PROVIDERS
 from memory.search.service import SearchSettings
 
 
 def load_config(path: str | None) -> dict[str, Any]:
-    if path is None:
-        return {}
-    try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except OSError as exc:
-        raise UsageError(f"cannot read config {path}: {exc.strerror}") from exc
-    except ValueError as exc:
-        raise UsageError(f"config {path} is not valid JSON: {exc}") from exc
-    if not isinstance(data, dict):
-        raise UsageError(f"config {path} must hold a JSON object")
-    return data
+    """The config file's keys ({} without one); one reader for every command."""
+    return read_config_file(Path(path)) if path is not None else {}
 
 
 def settings_from(

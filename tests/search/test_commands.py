@@ -52,9 +52,10 @@ def test_batch_prints_one_array_per_query(
         == 0
     )
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 3
-    first, second, third = (json.loads(line) for line in lines)
+    assert len(lines) == 4  # one line per input line, the blank one included
+    first, blank, second, third = (json.loads(line) for line in lines)
     assert "静安区" in first[0]["snippet"]
+    assert blank == []
     assert "ECONNREFUSED" in second[0]["snippet"]
     assert third == []
 
