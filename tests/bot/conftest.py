@@ -16,15 +16,6 @@ from tests.fakes.openai_server import FakeOpenAI
 
 
 @pytest.fixture
-def llm() -> Iterator[FakeOpenAI]:
-    server = FakeOpenAI().start()
-    try:
-        yield server
-    finally:
-        server.close()
-
-
-@pytest.fixture
 def clock() -> FakeClock:
     return FakeClock(datetime(2026, 11, 29, 14, 0, tzinfo=ZONE))
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from memory.paths import MemoryRoot
-from tests.fakes.openai_server import FakeOpenAI
 
 
 @pytest.fixture(autouse=True)
@@ -21,12 +19,3 @@ def no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def root(tmp_path: Path) -> MemoryRoot:
     return MemoryRoot.at(tmp_path / "root")
-
-
-@pytest.fixture
-def llm() -> Iterator[FakeOpenAI]:
-    server = FakeOpenAI().start()
-    try:
-        yield server
-    finally:
-        server.close()

@@ -62,17 +62,15 @@ def test_search_and_bad_input(tmp_path: Path) -> None:
         assert client.post("/api/dream", json={"days": 99}).status_code == 422
 
 
-def test_chat_goes_through_the_bot(tmp_path: Path, llm_server: FakeOpenAI) -> None:
-    config = console_config(
-        tmp_path, open_ai_api_base=llm_server.url, open_ai_api_key="sk-test-web"
-    )
+def test_chat_goes_through_the_bot(tmp_path: Path, llm: FakeOpenAI) -> None:
+    config = console_config(tmp_path, open_ai_api_base=llm.url, open_ai_api_key="sk-test-web")
     with running_console(config) as console:
         client = console.client()
-        llm_server.reply("Hi from the model")
+        llm.reply("Hi from the model")
         assert client.post("/api/chat", json={"text": "hello"}).json() == {
             "replies": ["Hi from the model"]
         }
-        assert "memory_search" in str(llm_server.chat_requests()[0]["tools"])
+        assert "memory_search" in str(llm.chat_requests()[0]["tools"])
 
 
 def test_password_is_required_when_set(tmp_path: Path) -> None:

@@ -34,20 +34,18 @@ def browser() -> Iterator[object]:
 
 
 def test_console_chat_dream_diary_memory_sources_and_search(
-    tmp_path: Path, browser: object, llm_server: FakeOpenAI
+    tmp_path: Path, browser: object, llm: FakeOpenAI
 ) -> None:
     from playwright.sync_api import Browser, expect
 
     assert isinstance(browser, Browser)
-    config = console_config(
-        tmp_path, open_ai_api_base=llm_server.url, open_ai_api_key="sk-test-browser"
-    )
+    config = console_config(tmp_path, open_ai_api_base=llm.url, open_ai_api_key="sk-test-browser")
     with running_console(config) as console:
         page = browser.new_page()
         page.goto(console.url)
         expect(page.locator("#dream-state")).to_contain_text("1 notes")
 
-        llm_server.reply("Hello from the model")
+        llm.reply("Hello from the model")
         page.fill("#chat-input", "hello")
         page.press("#chat-input", "Enter")
         expect(page.locator("#chat-log .msg.bot")).to_have_text("Hello from the model")

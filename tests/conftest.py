@@ -1,4 +1,4 @@
-"""Fixtures for the web console suite."""
+"""Fixtures shared by every suite."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from tests.fakes.openai_server import FakeOpenAI
 
 
 @pytest.fixture
-def llm_server() -> Iterator[FakeOpenAI]:
+def llm() -> Iterator[FakeOpenAI]:
+    """An OpenAI-compatible server on 127.0.0.1 with scripted answers."""
     server = FakeOpenAI().start()
     try:
         yield server
