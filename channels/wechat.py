@@ -107,9 +107,15 @@ class WeChatChannel(Channel):
         me = Me(user_name=str(storage.userName or ""), nick_name=str(storage.nickName or ""))
         user = msg.get("User") or {}
         is_group = "@@" in str(msg.get("FromUserName") or "") + str(msg.get("ToUserName") or "")
-        chat_id = self._ids.chat_id(user, is_group)
+        friends = list(getattr(self._client, "memberList", None) or [])
+        rooms = list(getattr(self._client, "chatroomList", None) or [])
+        chat_id = self._ids.chat_id(user, is_group, rooms if is_group else friends)
+        if chat_id is None:
+            return None  # two chats share a name: never risk merging their memories
         if is_group:
-            return group_incoming(msg, me, self._rules, chat_id)
+            actual = str(msg.get("ActualUserName") or "")
+            friend = next((f for f in friends if f.get("UserName") == actual), None)
+            return group_incoming(msg, me, self._rules, chat_id, friend)
         return private_incoming(msg, me, self._rules, chat_id)
 
     def _make_handler(self, bot: BotHandler) -> Callable[[Mapping[str, Any]], None]:

@@ -9,11 +9,14 @@ again for an unprompted message. :meth:`SessionIds.reset` forgets all at a new l
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from channels.wechat_rules import stable_contact_id
+
+log = logging.getLogger(__name__)
 
 
 class SessionIds:
@@ -23,15 +26,39 @@ class SessionIds:
         self._lock = threading.Lock()
         self._stable: dict[str, str] = {}  # UserName -> stable id
         self._session: dict[tuple[bool, str], str] = {}  # (is_group, stable id) -> UserName
+        self._ambiguous: set[tuple[bool, str]] = set()
 
-    def chat_id(self, contact: Mapping[str, Any], is_group: bool) -> str:
-        """The stable id of ``contact`` (a friend or a group), fixed for this session."""
+    def chat_id(
+        self,
+        contact: Mapping[str, Any],
+        is_group: bool,
+        peers: Iterable[Mapping[str, Any]] = (),
+    ) -> str | None:
+        """The stable id of ``contact`` (a friend or a group), fixed for this session.
+
+        None when the id is ambiguous: another contact among ``peers`` (the friend or group
+        list) or seen this session has the same name, so their memories would merge.
+        """
         user_name = str(contact.get("UserName") or "")
         with self._lock:
             known = self._stable.get(user_name)
             if known is not None:
-                return known
+                return None if (is_group, known) in self._ambiguous else known
             stable = stable_contact_id(contact)
+            seen = self._session.get((is_group, stable))
+            clash = (seen is not None and seen != user_name) or any(
+                str(p.get("UserName") or "") != user_name and stable_contact_id(p) == stable
+                for p in peers
+            )
+            if clash:
+                self._ambiguous.add((is_group, stable))
+                log.warning(
+                    "two WeChat %s share the name %r; give them remark names to tell their "
+                    "memories apart (ignoring their messages until then)",
+                    "groups" if is_group else "contacts",
+                    stable,
+                )
+                return None
             if user_name:
                 self._stable[user_name] = stable
                 self._session[(is_group, stable)] = user_name
@@ -46,3 +73,4 @@ class SessionIds:
         with self._lock:
             self._stable.clear()
             self._session.clear()
+            self._ambiguous.clear()

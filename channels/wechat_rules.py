@@ -128,8 +128,23 @@ def private_incoming(
     )
 
 
+def member_id(friend: Mapping[str, Any] | None, nickname: str) -> str:
+    """A group member's id for permissions: the WeChat ID or the remark the owner gave them
+    when they are a friend; otherwise ``nick:NAME``, since anyone can take any nickname
+    (so ``admin_users`` never matches a bare nickname by accident)."""
+    for key in ("Alias", "RemarkName"):
+        value = str((friend or {}).get(key) or "").strip()
+        if value:
+            return value
+    return f"nick:{nickname}"
+
+
 def group_incoming(
-    msg: Mapping[str, Any], me: Me, rules: WeChatRules, chat_id: str
+    msg: Mapping[str, Any],
+    me: Me,
+    rules: WeChatRules,
+    chat_id: str,
+    friend: Mapping[str, Any] | None = None,
 ) -> IncomingMessage | None:
     """A group text message from a white-listed group, addressed or not; else None."""
     room = msg.get("User") or {}
@@ -158,7 +173,7 @@ def group_incoming(
     )
     return IncomingMessage(
         scope=Scope("wechat", chat_id, is_group=True, title=group_name),
-        sender_id=stable_contact_id(member) if member else speaker,
+        sender_id=member_id(friend, speaker),
         sender_name=speaker,
         text=text,
         addressed=addressed,

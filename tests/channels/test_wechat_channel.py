@@ -83,7 +83,7 @@ def test_group_at_mention_is_answered_and_stripped(tmp_path: Path, web: FakeWebW
         "周六去哪爬山？",
         True,
         "Bob",
-        "Bob",
+        "nick:Bob",  # not a friend: a nickname grants nothing
     )
     assert not msg.sender_is_chat_admin
     assert web.sent == [WebSent("@@hikers01", "@Bob\necho: 周六去哪爬山？")]
@@ -96,7 +96,7 @@ def test_group_prefix_addresses_the_bot(tmp_path: Path, web: FakeWebWeChat) -> N
     [msg] = bot.messages
     assert (msg.text, msg.addressed) == ("/memory dream 3", True)
     assert msg.sender_name == "Alice (host)"  # the group display name
-    assert msg.sender_id == "Alice"
+    assert msg.sender_id == "Ali"  # a friend: the remark the owner gave her
     assert msg.sender_is_chat_admin  # the group owner, as itchat tells
 
 
@@ -183,3 +183,24 @@ def test_send_errors_are_clear(tmp_path: Path, web: FakeWebWeChat) -> None:
     core.alive = False
     with pytest.raises(WeChatSendFailed, match="not logged in"):
         channel.send(Scope("wechat", "Ali", False), "hi")
+
+
+def test_two_friends_with_one_name_are_not_merged(tmp_path: Path, web: FakeWebWeChat) -> None:
+    bot = RecordingBot()
+    _, core = make_channel(tmp_path, web, bot)
+    core.memberList.append({"UserName": "@wang1", "NickName": "小王"})
+    core.memberList.append({"UserName": "@wang2", "NickName": "小王"})
+    core.memberList.append({"UserName": "@li", "NickName": "小李"})
+    deliver(core, raw_text("@wang1", "bot 我住在静安区"))
+    deliver(core, raw_text("@wang2", "bot 我住在哪里？"))
+    deliver(core, raw_text("@li", "bot 我住在徐汇区"))
+    # neither 小王 may reach a memory the other could read; 小李 is served as usual
+    assert [m.scope.chat_id for m in bot.messages] == ["小李"]
+
+
+def test_a_nickname_never_makes_a_group_admin(tmp_path: Path, web: FakeWebWeChat) -> None:
+    from channels.wechat_rules import member_id
+
+    assert member_id(None, "Ali") == "nick:Ali"
+    assert member_id({"NickName": "Ali"}, "Ali") == "nick:Ali"
+    assert member_id({"RemarkName": "Ali"}, "whatever") == "Ali"
