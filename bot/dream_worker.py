@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from bot.messages import Scope
+from bot.scope_state import changes
 from memory.errors import MemoryEngineError
 from memory.llm import ChatModel
 from memory.paths import MemoryRoot
@@ -39,6 +40,7 @@ class DreamOutcome:
     job: DreamJob
     report: dict[str, Any]  # DreamReport.to_dict(), or {"status": "failed", "reason": ...}
     finished: datetime
+    changes_seen: int = 0  # the root's change count when the dream started
 
 
 class DreamWorker:
@@ -97,12 +99,13 @@ class DreamWorker:
             job = self._queue.get()
             if job is None:
                 return
+            seen = changes(job.root)  # notes written after this are not in the dream
             try:
                 report = self.run(job)
             except Exception as exc:  # reported below, never silently
                 log.exception("dream for %s failed", job.scope.key)
                 report = {"status": "failed", "reason": _one_line(exc)}
-            outcome = DreamOutcome(job, report, self.clock())
+            outcome = DreamOutcome(job, report, self.clock(), seen)
             try:
                 self.on_done(outcome)
             except Exception:

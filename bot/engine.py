@@ -20,7 +20,12 @@ from bot.dream_worker import DreamJob, DreamOutcome, format_report
 from bot.errors import ChatModelUnavailable
 from bot.messages import IncomingMessage, Scope
 from bot.permissions import is_admin
-from bot.scope_state import dreaming_enabled, read_state, record_dream, update_state
+from bot.scope_state import (
+    clear_changed,
+    dreaming_enabled,
+    read_state,
+    record_dream,
+)
 from bot.services import BotServices
 from bot.session import ChatTurn, Session
 from bot.tokens import message_tokens
@@ -97,7 +102,8 @@ class Bot:
     # messages ----------------------------------------------------------------------
 
     def handle(self, message: IncomingMessage) -> list[str]:
-        now = message.time or self.clock()
+        # Platforms stamp messages in UTC; notes and times follow the configured zone.
+        now = (message.time or self.clock()).astimezone(self.config.zone)
         root = self.services.scopes.root_for(message.scope)
         ctx = ChatContext(message, root, is_admin(message, self.config.admin_users), now)
         self.plugins.emit(MessageReceived(ctx))
@@ -262,7 +268,7 @@ class Bot:
         root = outcome.job.root
         record_dream(root, outcome.report, outcome.finished)
         if outcome.report.get("status") in {"done", "skipped"}:
-            update_state(root, changed=False)
+            clear_changed(root, outcome.changes_seen)
         log.info("dream for %s: %s", outcome.job.scope.key, outcome.report.get("status"))
         if outcome.job.origin == "command":
             self.channel.send(outcome.job.scope, format_report(outcome.report))

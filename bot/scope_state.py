@@ -47,9 +47,28 @@ def dreaming_enabled(root: MemoryRoot, default: bool) -> bool:
 
 
 def mark_changed(root: MemoryRoot) -> None:
-    """Remember that the root's notes changed since its last dream."""
-    if not read_state(root).get("changed"):
-        update_state(root, changed=True)
+    """Remember that the root's notes changed since its last dream (and count changes)."""
+    path = _path(root)
+    with file_lock(path.with_name(".state.lock")):
+        data = read_state(root)
+        data["changed"] = True
+        data["changes"] = int(data.get("changes", 0)) + 1
+        atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
+
+
+def changes(root: MemoryRoot) -> int:
+    """How many times the notes changed, ever: a dream clears ``changed`` only if no
+    change came after it started."""
+    return int(read_state(root).get("changes", 0))
+
+
+def clear_changed(root: MemoryRoot, seen: int) -> None:
+    path = _path(root)
+    with file_lock(path.with_name(".state.lock")):
+        data = read_state(root)
+        if int(data.get("changes", 0)) == seen:
+            data["changed"] = False
+            atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
 def record_dream(root: MemoryRoot, report: dict[str, Any], when: datetime) -> None:
