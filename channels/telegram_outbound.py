@@ -61,7 +61,7 @@ def split_message(text: str, limit: int = MAX_MESSAGE_CHARS) -> list[str]:
             if current:
                 pieces.append(current)
                 current = ""
-            cut = line.rfind(" ", 0, limit + 1)
+            cut = line.rfind(" ", 0, limit)  # the space stays on this piece: <= limit
             cut = cut + 1 if cut > 0 else limit
             pieces.append(line[:cut])
             line = line[cut:]

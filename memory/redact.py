@@ -42,16 +42,22 @@ _LABELLED = re.compile(
     r"[a-z_]*secret(?:[_\- ]?(?:access[_\- ]?)?key)?|[a-z_]*token|"
     r"password|passwd|pwd|passphrase|passcode|pin(?: code)?|private[_\- ]?key|"
     r"client[_\- ]?secret)\b(?: (?:for|of|to) (?:the |my |our )?[\w\-]+)?"
+    r"|\b(?:passwort|kennwort|mot de passe|contrase[ñn]a|senha|parola d'ordine)\b"
     r"|密码|口令|密钥|令牌|验证码)"
-    r"(?P<sep>\s*(?:[:=：]|是|为|\bis\b)\s*)"
+    r"(?P<sep>\s*(?:[:=：]|是|为|\bis\b|\bist\b|\blautet\b|\best\b|\bes\b)\s*)"
     r"(?P<value>[^，。,;；\n]+)"
 )
+
+
+# mysql -u root -pSECRET: a password glued to -p
+_MYSQL = re.compile(r"(\bmysql\w*\b[^\n]*?\s-p)(?!\s)(\S+)")
 
 
 def redact(text: str) -> str:
     """Return ``text`` with every secret it recognises replaced by ``[REDACTED]``."""
     for pattern in _PATTERNS:
         text = pattern.sub(MASK, text)
+    text = _MYSQL.sub(lambda m: m.group(1) + MASK, text)
     return _LABELLED.sub(
         lambda m: (
             m.group(0) if m.group("value") == MASK else m.group("label") + m.group("sep") + MASK

@@ -89,7 +89,9 @@ class MemoryPlugin(Plugin):
             if not query:
                 return {"error": "query is required"}
             limit = int(args.get("max_results") or 6)
-            return pool.tool_search(root, query, limit, float(args.get("min_score") or min_score))
+            given = args.get("min_score")
+            threshold = min_score if given is None else float(given)  # 0 is a valid choice
+            return pool.tool_search(root, query, limit, threshold)
 
         def get(args: dict[str, Any]) -> dict[str, Any]:
             return dict(

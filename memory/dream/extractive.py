@@ -21,6 +21,7 @@ from memory.dream.model import DreamInputs, Proposal
 from memory.dream.similarity import KIND_WEIGHT, features, near_duplicate, supersedes
 from memory.memory_file import MemoryItem
 from memory.provenance import SourceRef
+from memory.redact import MASK
 from memory.segment import has_cjk
 
 _DATE_IN_PATH = re.compile(r"(\d{4})-(\d{2})-(\d{2})\.md$")
@@ -117,6 +118,8 @@ def _speaker(text: str) -> str | None:
 def is_transient(text: str) -> bool:
     """Chatter, questions and "asked about ..." lines: left in the notes, not distilled."""
     _, statement = split_speaker(text)
+    if MASK in statement:  # what was worth keeping here was a secret
+        return True
     return is_chatter(statement) or is_question(statement) or bool(_TRANSIENT.search(statement))
 
 

@@ -119,3 +119,10 @@ def test_a_blocked_bot_is_reported_not_retried(telegram_server: FakeTelegramServ
     with pytest.raises(SendFailed, match="blocked by the user"):
         send(telegram_server, "hi", sleep=Sleeps())
     assert telegram_server.calls.count("sendMessage") == 1
+
+
+def test_a_cut_at_a_space_right_after_the_limit_stays_within_it() -> None:
+    from channels.telegram_outbound import split_message
+
+    for text in ("a" * 4096 + " b", "a" * 4095 + "  b", "x " * 3000):
+        assert all(len(piece) <= 4096 for piece in split_message(text))

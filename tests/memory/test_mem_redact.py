@@ -20,6 +20,9 @@ SECRETS = [
         "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----",
         "lQOYBF",
     ),
+    ("mysql -u root -pHunter2Pass mydb", "Hunter2Pass"),
+    ("Das Kennwort lautet Sommer2026", "Sommer2026"),
+    ("Passwort ist Geheim123", "Geheim123"),
     ("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----", "MIIEow"),
 ]
 
@@ -37,3 +40,10 @@ def test_secret_is_masked(text: str, secret: str) -> None:
 )
 def test_ordinary_text_is_kept(text: str) -> None:
     assert redact(text) == text
+
+
+def test_a_redacted_line_is_not_distilled_into_memory() -> None:
+    from memory.dream.extractive import is_transient
+
+    assert is_transient(f"User: wifi password: {MASK}")
+    assert not is_transient("User: the wifi is called CowNet")
