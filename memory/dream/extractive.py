@@ -81,6 +81,12 @@ class Cluster:
         return [s.prior for s in self.members if s.prior is not None]
 
 
+def section_for(text: str) -> str:
+    """The MEMORY.md section of a new item: its kind, named in its language."""
+    en, zh = SECTION_NAMES[features(text).kind]
+    return zh if has_cjk(text) else en
+
+
 def compress_refs(refs: object) -> tuple[SourceRef, ...]:
     """Sorted, de-duplicated references, adjacent lines of a file joined into ranges."""
     lines: dict[str, set[int]] = defaultdict(set)
@@ -298,10 +304,6 @@ class ExtractiveEngine:
     def _item(cluster: Cluster) -> MemoryItem:
         text = cluster.text
         sections = [p.section for p in cluster.priors if p.section]
-        if sections:
-            section = sections[-1]
-        else:
-            en, zh = SECTION_NAMES[features(text).kind]
-            section = zh if has_cjk(text) else en
+        section = sections[-1] if sections else section_for(text)
         fields = next((p.fields for p in reversed(cluster.priors) if p.fields), ())
         return MemoryItem(text, cluster.refs, section, fields=fields)

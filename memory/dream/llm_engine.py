@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from memory.dream.extractive import compress_refs
+from memory.dream.extractive import compress_refs, section_for
 from memory.dream.grounding import Similarity, verify
 from memory.dream.model import MAX_DAYS, DreamInputs, Proposal
 from memory.dream.similarity import near_duplicate, supersedes
@@ -130,7 +130,7 @@ class LLMEngine:
                     if r.path == "MEMORY.md" and r.start in prior_by_line
                 ),
                 "",
-            )
+            ) or section_for(text)
             lines = sum(len(r.lines()) for r in sources)
             if lines > 1:
                 proposal.merged += lines - 1

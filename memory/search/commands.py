@@ -88,7 +88,7 @@ def _guard(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Names
         try:
             return run(args)
         except MemoryEngineError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"memory {getattr(args, 'command', 'search')}: error: {exc}", file=sys.stderr)
             return 2
 
     return guarded
