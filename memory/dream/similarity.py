@@ -163,7 +163,7 @@ def near_duplicate(a: str, b: str) -> bool:
     if a == b:
         return True
     fa, fb = features(a), features(b)
-    if fa.change != fb.change or negation_conflict(a, b):
+    if fa.change != fb.change:
         return False
     if min(len(fa.words), len(fb.words)) < 2 and min(len(fa.grams), len(fb.grams)) < 3:
         return False
@@ -178,7 +178,9 @@ def near_duplicate(a: str, b: str) -> bool:
     # ("take up birding" / "take up sourdough baking"): not the same statement.
     only_a = fa.words - fb.words
     only_b = fb.words - fa.words
-    return not (only_a and only_b) or jaccard(fa.words, fb.words) >= DUPLICATE_THRESHOLD
+    if only_a and only_b and jaccard(fa.words, fb.words) < DUPLICATE_THRESHOLD:
+        return False
+    return not negation_conflict(a, b)  # the costliest test last
 
 
 _NEGATED_SPAN = re.compile(
@@ -187,6 +189,7 @@ _NEGATED_SPAN = re.compile(
 )
 
 
+@lru_cache(maxsize=100_000)
 def negated_terms(text: str) -> frozenset[str]:
     """What a negation in ``text`` applies to: "不喜欢" -> 喜欢, "doesn't like" -> like."""
     out = set()
