@@ -10,6 +10,7 @@ segmentation (plus a light English stemmer, :mod:`memory.search.stemming`), so
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,7 +19,8 @@ from memory.search.ranking import bm25_normalise, fts5_idf
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, tokens
 
-TOKENIZER_VERSION = "jieba-search-stem-1"
+TOKENIZER_VERSION = "jieba-search-stem-2"
+_CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 _FTS = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5("
@@ -28,8 +30,18 @@ _VOCAB = "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks
 
 
 def index_tokens(text: str) -> list[str]:
-    """Tokens stored for a chunk: search-mode segmentation, stopwords kept for phrases."""
-    return [stem(t) for t in tokens(text, for_search=True) if '"' not in t]
+    """Tokens stored for a chunk: search-mode segmentation, stopwords kept for phrases.
+
+    A two-character Chinese word also stores its characters, so a one-character query
+    (狗, 茶) finds the word jieba joined it into (狗叫, 喝茶)."""
+    out = []
+    for token in tokens(text, for_search=True):
+        if '"' in token:
+            continue
+        out.append(stem(token))
+        if len(token) == 2 and _CJK_CHAR.match(token[0]) and _CJK_CHAR.match(token[1]):
+            out.extend(token)
+    return out
 
 
 def query_terms(query: str) -> list[str]:

@@ -1,0 +1,36 @@
+"""One-character Chinese queries find the words jieba joined them into."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from conftest import write
+
+from memory.paths import MemoryRoot
+from memory.search.keyword_index import index_tokens
+from memory.search.service import MemorySearch, SearchSettings
+
+
+def test_two_character_words_also_index_their_characters() -> None:
+    tokens = index_tokens("狗叫")
+    assert "狗叫" in tokens and "狗" in tokens and "叫" in tokens
+
+
+def test_a_one_character_query_finds_its_line_by_keyword(tmp_path: Path) -> None:
+    base = tmp_path / "root"
+    write(
+        base,
+        "memory/2026-11-28.md",
+        "# Daily Memory: 2026-11-28\n\n## Daily Summary (23:55)\n"
+        "- 用户养了一只狗叫旺财\n- 用户喜欢喝茶\n\n## Daily Summary (23:56)\n"
+        "- 用户在学大提琴\n",
+    )
+    svc = MemorySearch(MemoryRoot.at(base), SearchSettings(provider="none"))
+    try:
+        dog = svc.search("狗", limit=3, min_score=0.0, now=date(2026, 11, 30))
+        tea = svc.search("茶", limit=3, min_score=0.0, now=date(2026, 11, 30))
+    finally:
+        svc.close()
+    assert dog and "旺财" in dog[0].snippet
+    assert tea and "喝茶" in tea[0].snippet
