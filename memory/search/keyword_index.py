@@ -21,6 +21,12 @@ from memory.segment import STOPWORDS, tokens
 
 TOKENIZER_VERSION = "jieba-search-stem-2"
 _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+COMMON_CHAR_IDF = 3.0  # fts5_idf of a term in about 5 % of the chunks
+
+
+def _common_char(term: str, idf: float) -> bool:
+    return len(term) == 1 and _CJK_CHAR.match(term) is not None and idf < COMMON_CHAR_IDF
+
 
 _FTS = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5("
@@ -93,6 +99,12 @@ class KeywordIndex:
         terms = query_terms(query)
         idfs = self.idfs(terms)
         present = [t for t in terms if t in idfs]
+        # A common single Chinese character (in more than COMMON_CHAR_SHARE of the chunks)
+        # says little and makes the query slow: drop it when other terms remain.
+        rare = [t for t in present if not _common_char(t, idfs[t])]
+        if rare and len(rare) < len(present):
+            present = rare
+            idfs = {t: idfs[t] for t in rare}
         if not present:
             return []
         match = " OR ".join('"' + t + '"' for t in present)

@@ -34,3 +34,12 @@ def test_a_one_character_query_finds_its_line_by_keyword(tmp_path: Path) -> None
         svc.close()
     assert dog and "旺财" in dog[0].snippet
     assert tea and "喝茶" in tea[0].snippet
+
+
+def test_only_common_single_characters_are_dropped_from_a_query() -> None:
+    from memory.search.keyword_index import COMMON_CHAR_IDF, _common_char
+
+    assert _common_char("去", COMMON_CHAR_IDF - 0.1)
+    assert not _common_char("狗", COMMON_CHAR_IDF + 0.1)
+    assert not _common_char("狗叫", 0.5)  # words are never dropped
+    assert not _common_char("a", 0.5)
