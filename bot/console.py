@@ -11,6 +11,7 @@ from memory.errors import UsageError
 from memory.memory_file import read_archive, read_memory
 from memory.paths import MemoryRoot
 from memory.provenance import SourceRef
+from memory.search.tools import readable_path
 from plugins.status_text import dreaming_info, memory_counts
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -47,7 +48,8 @@ class ConsoleView:
         parsed = SourceRef.parse(ref)
         if parsed is None:
             raise UsageError(f"not a source reference (PATH#Ln or PATH#Ln-Lm): {ref!r}")
-        path = self.root.resolve(parsed.path)
+        # Only the memory files a source can name (never scopes/ or bookkeeping).
+        path = self.root.resolve(readable_path(self.root, parsed.path))
         if not path.is_file():
             raise UsageError(f"no such file: {parsed.path}")
         lines = path.read_text(encoding="utf-8").splitlines()

@@ -97,3 +97,10 @@ def test_a_console_without_password_answers_only_loopback_host_names(tmp_path: P
         rebound = client.get("/api/memory", headers={"Host": "evil.example.com"})
         assert rebound.status_code == 400
         assert "cello" not in rebound.text
+
+
+def test_sources_are_only_memory_files(tmp_path: Path) -> None:
+    with running_console(console_config(tmp_path)) as console:
+        client = console.client()
+        for ref in ("memory/.bot/state.json#L1", "scopes/index.json#L1", "config.json#L1"):
+            assert client.get("/api/source", params={"ref": ref}).status_code == 400
