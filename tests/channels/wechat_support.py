@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import threading
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from itchat.components.messages import produce_msg
 from itchat.core import Core
+
+from tests.fakes.http import JsonHandler, LocalServer
 
 SELF = "@self0001"
 SELF_NICK = "CowBot"
@@ -38,38 +38,23 @@ class FakeWebWeChat:
         self.refuse = False
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(JsonHandler):
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])) or b"{}")
                 ret = 1 if outer.refuse else 0
                 if self.path.startswith("/webwxsendmsg") and not outer.refuse:
                     msg = body["Msg"]
                     outer.sent.append(WebSent(msg["ToUserName"], msg["Content"]))
-                data = json.dumps({"BaseResponse": {"Ret": ret, "ErrMsg": ""}}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                self.send_json(200, {"BaseResponse": {"Ret": ret, "ErrMsg": ""}})
 
-            def log_message(self, format: str, *args: Any) -> None:
-                return
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
+        self._server = LocalServer(Handler).start()
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self._server.url
 
     def close(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        self._server.close()
 
 
 def logged_in_core(web: FakeWebWeChat) -> Core:

@@ -27,8 +27,9 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.fakes.http import JsonHandler, LocalServer
 
 Request = dict[str, Any]
 
@@ -96,7 +97,7 @@ class FakeOpenAI:
     _queue: deque[Scripted] = field(default_factory=deque)
     _json_queue: deque[Scripted] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _server: ThreadingHTTPServer | None = None
+    _server: LocalServer | None = None
 
     # scripting ---------------------------------------------------------------------
 
@@ -163,13 +164,12 @@ class FakeOpenAI:
     @property
     def url(self) -> str:
         assert self._server is not None, "server not started"
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        return f"{self._server.url}/v1"
 
     def start(self) -> FakeOpenAI:
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(JsonHandler):
             protocol_version = "HTTP/1.1"
 
             def do_POST(self) -> None:
@@ -186,25 +186,14 @@ class FakeOpenAI:
                 self._send(fake._answer(request))
 
             def _send(self, answer: Scripted) -> None:
-                data = json.dumps(answer.body).encode()
-                self.send_response(answer.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                self.send_json(answer.status, answer.body)
 
-            def log_message(self, format: str, *args: Any) -> None:
-                return
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self._server = LocalServer(Handler).start()
         return self
 
     def close(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+            self._server.close()
             self._server = None
 
     def __enter__(self) -> FakeOpenAI:

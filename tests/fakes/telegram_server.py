@@ -18,9 +18,10 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl
+
+from tests.fakes.http import JsonHandler, LocalServer
 
 BOT_ID = 7000
 BOT_USERNAME = "cowdream_bot"
@@ -64,28 +65,21 @@ class FakeTelegramServer:
         self._next_update_id = 1
         self._next_message_id = 1000
         self._closing = False
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        self._server = LocalServer(self._handler_class())
 
     @property
     def base_url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}/bot"
+        return f"{self._server.url}/bot"
 
     def start(self) -> FakeTelegramServer:
-        self._thread.start()
+        self._server.start()
         return self
 
     def close(self) -> None:
         with self._cond:
             self._closing = True
             self._cond.notify_all()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
+        self._server.close()
 
     # --- scripting -----------------------------------------------------------------------
 
@@ -281,10 +275,10 @@ class FakeTelegramServer:
             return 200, {"ok": True, "result": self._send_message(params)}
         return 404, {"ok": False, "error_code": 404, "description": "Not Found"}
 
-    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+    def _handler_class(self) -> type[JsonHandler]:
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(JsonHandler):
             def do_POST(self) -> None:
                 prefix = f"/bot{server.token}/"
                 if not self.path.startswith(prefix):
@@ -304,17 +298,6 @@ class FakeTelegramServer:
             do_GET = do_POST
 
             def _reply(self, status: int, body: dict[str, Any]) -> None:
-                data = json.dumps(body).encode("utf-8")
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (a cancelled long poll)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                return
+                self.send_json(status, body)
 
         return Handler
