@@ -54,10 +54,13 @@ class Outbox:
 
 def create_app(
     handle: Callable[[IncomingMessage], list[str]],
-    view: ConsoleView,
+    views: Callable[[str | None], ConsoleView],
+    chats: Callable[[], list[dict[str, str]]],
     outbox: Outbox,
     password: str | None,
 ) -> FastAPI:
+    """The console. ``views(None)`` shows the owner's memory, ``views(key)`` another chat's
+    (read only: chatting and running a dream stay the owner's)."""
     basic = HTTPBasic(auto_error=False)
 
     def auth(credentials: HTTPBasicCredentials | None = Depends(basic)) -> None:  # noqa: B008
@@ -93,33 +96,37 @@ def create_app(
     def messages(after: int = 0) -> dict[str, Any]:
         return {"messages": outbox.after(after)}
 
+    @app.get("/api/chats", dependencies=guarded)
+    def chat_list() -> dict[str, Any]:
+        return {"chats": chats()}
+
     @app.get("/api/memory", dependencies=guarded)
-    def memory() -> dict[str, Any]:
-        return {"items": view.memory_items()}
+    def memory(chat: str | None = None) -> dict[str, Any]:
+        return {"items": safely(lambda: views(chat).memory_items())}
 
     @app.get("/api/source", dependencies=guarded)
-    def source(ref: str) -> dict[str, Any]:
-        return dict(safely(lambda: view.source(ref)))
+    def source(ref: str, chat: str | None = None) -> dict[str, Any]:
+        return dict(safely(lambda: views(chat).source(ref)))
 
     @app.get("/api/notes", dependencies=guarded)
-    def notes() -> dict[str, Any]:
-        return {"dates": view.note_dates()}
+    def notes(chat: str | None = None) -> dict[str, Any]:
+        return {"dates": safely(lambda: views(chat).note_dates())}
 
     @app.get("/api/notes/{day}", dependencies=guarded)
-    def note(day: str) -> dict[str, Any]:
-        return {"date": day, "text": safely(lambda: view.note(day))}
+    def note(day: str, chat: str | None = None) -> dict[str, Any]:
+        return {"date": day, "text": safely(lambda: views(chat).note(day))}
 
     @app.get("/api/archive", dependencies=guarded)
-    def archive() -> dict[str, Any]:
-        return {"items": view.archive()}
+    def archive(chat: str | None = None) -> dict[str, Any]:
+        return {"items": safely(lambda: views(chat).archive())}
 
     @app.get("/api/diary", dependencies=guarded)
-    def diary() -> dict[str, Any]:
-        return {"entries": view.diary()}
+    def diary(chat: str | None = None) -> dict[str, Any]:
+        return {"entries": safely(lambda: views(chat).diary())}
 
     @app.get("/api/dreaming", dependencies=guarded)
-    def dreaming() -> dict[str, Any]:
-        return dict(view.dreaming())
+    def dreaming(chat: str | None = None) -> dict[str, Any]:
+        return dict(safely(lambda: views(chat).dreaming()))
 
     @app.post("/api/dream", dependencies=guarded)
     def dream(body: DreamIn) -> dict[str, Any]:
@@ -127,8 +134,9 @@ def create_app(
         return {"replies": handle(IncomingMessage(WEB_SCOPE, "owner", "owner", text))}
 
     @app.get("/api/search", dependencies=guarded)
-    def search(q: str, limit: int = 8) -> dict[str, Any]:
-        return {"query": q, "hits": safely(lambda: view.search(q, max(1, min(limit, 50))))}
+    def search(q: str, limit: int = 8, chat: str | None = None) -> dict[str, Any]:
+        hits = safely(lambda: views(chat).search(q, max(1, min(limit, 50))))
+        return {"query": q, "hits": hits}
 
     @app.exception_handler(ValueError)
     def bad_value(request: Request, exc: ValueError) -> Any:

@@ -3,6 +3,13 @@
 
 const $ = (id) => document.getElementById(id);
 let lastMessage = 0;
+let chat = "";  // "" is the owner; otherwise the key of the chat whose memory is shown
+
+// The read-only views take ?chat=KEY; chatting and dreaming stay the owner's.
+function ofChat(path) {
+  if (!chat) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}chat=${encodeURIComponent(chat)}`;
+}
 
 async function api(path, options = {}) {
   const response = await fetch(path, {
@@ -90,7 +97,7 @@ async function showSource(ref) {
   const view = $("source-view");
   view.hidden = false;
   try {
-    const body = await api(`/api/source?ref=${encodeURIComponent(ref)}`);
+    const body = await api(ofChat(`/api/source?ref=${encodeURIComponent(ref)}`));
     const numbered = body.lines.map((line, i) => `${body.start + i}: ${line}`);
     view.textContent = `${body.ref}\n${numbered.join("\n")}`;
   } catch (error) {
@@ -101,7 +108,7 @@ async function showSource(ref) {
 async function loadMemory() {
   const list = $("memory-items");
   try {
-    const body = await api("/api/memory");
+    const body = await api(ofChat("/api/memory"));
     list.replaceChildren();
     if (!body.items.length) list.appendChild(el("li", "MEMORY.md is empty."));
     for (const item of body.items) {
@@ -117,7 +124,7 @@ async function loadMemory() {
 async function loadNotes() {
   const list = $("note-dates");
   try {
-    const body = await api("/api/notes");
+    const body = await api(ofChat("/api/notes"));
     list.replaceChildren();
     if (!body.dates.length) list.appendChild(el("li", "No daily notes yet."));
     for (const day of body.dates) {
@@ -125,7 +132,7 @@ async function loadNotes() {
       link.href = "#";
       link.addEventListener("click", async (event) => {
         event.preventDefault();
-        const note = await api(`/api/notes/${day}`);
+        const note = await api(ofChat(`/api/notes/${day}`));
         $("note-text").textContent = note.text;
       });
       const li = el("li");
@@ -138,7 +145,7 @@ async function loadNotes() {
 async function loadArchive() {
   const list = $("archive-items");
   try {
-    const body = await api("/api/archive");
+    const body = await api(ofChat("/api/archive"));
     list.replaceChildren();
     if (!body.items.length) list.appendChild(el("li", "The archive is empty."));
     for (const item of body.items) {
@@ -152,7 +159,7 @@ async function loadArchive() {
 async function loadDiary() {
   const box = $("diary-entries");
   try {
-    const body = await api("/api/diary");
+    const body = await api(ofChat("/api/diary"));
     box.replaceChildren();
     if (!body.entries.length) box.appendChild(el("p", "No dreams yet."));
     for (const entry of body.entries) {
@@ -167,7 +174,7 @@ async function loadDiary() {
 // dreaming --------------------------------------------------------------------------
 async function loadDreaming() {
   try {
-    const info = await api("/api/dreaming");
+    const info = await api(ofChat("/api/dreaming"));
     const last = info.last_dream ? `${info.last_dream.status} at ${info.last_dream.at}` : "never";
     const next = info.enabled ? `next run ${info.next_run}` : "nightly dreaming off";
     const running = info.running ? " · dreaming now…" : "";
@@ -197,7 +204,7 @@ $("search-form").addEventListener("submit", async (event) => {
   const query = $("search-input").value.trim();
   if (!query) return;
   try {
-    const body = await api(`/api/search?q=${encodeURIComponent(query)}`);
+    const body = await api(ofChat(`/api/search?q=${encodeURIComponent(query)}`));
     list.replaceChildren();
     if (!body.hits.length) list.appendChild(el("li", "No hits."));
     for (const hit of body.hits) {
@@ -210,5 +217,27 @@ $("search-form").addEventListener("submit", async (event) => {
   } catch (error) { showError(list, error); }
 });
 
+// whose memory -----------------------------------------------------------------------
+async function loadChats() {
+  try {
+    const body = await api("/api/chats");
+    for (const item of body.chats) {
+      const label = item.title ? `${item.title} (${item.key})` : item.key;
+      $("chat-picker").appendChild(Object.assign(el("option", label), { value: item.key }));
+    }
+  } catch (error) { /* the owner's memory still shows */ }
+}
+
+$("chat-picker").addEventListener("change", () => {
+  chat = $("chat-picker").value;
+  $("run-dream").disabled = chat !== "";  // a chat's own admins dream it from that chat
+  $("source-view").hidden = true;
+  const active = document.querySelector("nav button.active");
+  const load = active && loaders[active.dataset.tab];
+  if (load) load();
+  loadDreaming();
+});
+
+loadChats();
 loadDreaming();
 setInterval(poll, 1000);
