@@ -38,7 +38,7 @@ class RankSettings:
     mmr_lambda: float = 0.75
     same_file_similarity: float = 0.0
     max_snippet_chars: int = 600
-    context_chars: int = 490
+    context_chars: int = 485
     rrf_weight: float = 0.5
     rrf_k: int = 10
 

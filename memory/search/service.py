@@ -30,6 +30,9 @@ from memory.search.store import SCHEMA_VERSION, Store
 Source = Literal["vector", "keyword", "hybrid"]
 
 
+DEPTH_MIN, DEPTH_PER_HIT = 100, 20  # candidates asked of each side per search
+
+
 class SearchUnavailable(MemoryEngineError):
     """The explicitly chosen embedding provider failed; search will not silently degrade."""
 
@@ -167,7 +170,7 @@ class MemorySearch:
         store, keywords, vectors = self._open()
         if vectors.state == "unavailable":
             raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
-        depth = max(60, limit * 10)
+        depth = max(DEPTH_MIN, limit * DEPTH_PER_HIT)
         with self._lock:
             keyword_hits = keywords.search(query, depth)
         query_vector, vector_hits = vectors.query(query, depth)
