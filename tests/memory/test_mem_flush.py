@@ -122,47 +122,22 @@ def test_flush_as_a_subprocess(root: MemoryRoot, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
     repo = Path(__file__).resolve().parents[2]
     env["PYTHONPATH"] = str(repo)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "memory",
-            "flush",
-            str(transcript),
-            "--reason",
-            "overflow",
-            "--workspace",
-            str(root.path),
-            "--timezone",
-            "UTC",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=60,
-        check=False,
-    )
+
+    def flush(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "memory", "flush", *args, "--workspace", str(root.path)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=60,
+            check=False,
+        )
+
+    done = flush(str(transcript), "--reason", "overflow", "--timezone", "UTC", "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["path"] == str(today_note(root))
     text = today_note(root).read_text(encoding="utf-8")
     assert "## Context Overflow Recovery (" in text and "静安区" in text
-    missing = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "memory",
-            "flush",
-            str(tmp_path / "nope.jsonl"),
-            "--workspace",
-            str(root.path),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=60,
-        check=False,
-    )
+    missing = flush(str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_support import console_config, running_console
+from web_support import GROUP_KEY, console_config, running_console, seed_group
 
 from bot.errors import ConfigError
 from channels.web.server import WebChannel
@@ -107,22 +107,13 @@ def test_sources_are_only_memory_files(tmp_path: Path) -> None:
 
 
 def test_the_console_shows_another_chats_memory_when_asked(tmp_path: Path) -> None:
-    from bot.messages import IncomingMessage, Scope
-
     with running_console(console_config(tmp_path)) as console:
-        group = Scope("telegram", "-42", is_group=True, title="Hikers")
-        console.bot.handle(IncomingMessage(group, "7", "Lin", "Saturday we climb Huangshan", False))
-        root = console.bot.services.scopes.root_for(group)
-        root.notes_dir.mkdir(parents=True, exist_ok=True)
-        (root.notes_dir / "2026-11-28.md").write_text(
-            "# Daily Memory: 2026-11-28\n\n## Daily Summary (23:55)\n- Lin: we meet at 6 am\n",
-            encoding="utf-8",
-        )
+        seed_group(console)
         client = console.client()
         chats = client.get("/api/chats").json()["chats"]
-        assert [c["key"] for c in chats] == ["telegram:group:-42"]
+        assert [c["key"] for c in chats] == [GROUP_KEY]
         assert chats[0]["title"] == "Hikers"
-        key = {"chat": "telegram:group:-42"}
+        key = {"chat": GROUP_KEY}
         assert client.get("/api/notes", params=key).json() == {"dates": ["2026-11-28"]}
         assert client.get("/api/notes").json() == {"dates": ["2026-11-29"]}  # the owner's
         hits = client.get("/api/search", params={"q": "meet at 6 am", **key}).json()["hits"]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_support import console_config, running_console
+from web_support import GROUP_KEY, console_config, running_console, seed_group
 
 from tests.fakes.openai_server import FakeOpenAI
 
@@ -101,24 +101,15 @@ def test_console_asks_for_the_password(tmp_path: Path, browser: object) -> None:
 def test_console_switches_to_a_groups_memory(tmp_path: Path, browser: object) -> None:
     from playwright.sync_api import Browser, expect
 
-    from bot.messages import IncomingMessage, Scope
-
     assert isinstance(browser, Browser)
     with running_console(console_config(tmp_path)) as console:
-        group = Scope("telegram", "-42", is_group=True, title="Hikers")
-        console.bot.handle(IncomingMessage(group, "7", "Lin", "We meet at 6 am", False))
-        root = console.bot.services.scopes.root_for(group)
-        root.notes_dir.mkdir(parents=True, exist_ok=True)
-        (root.notes_dir / "2026-11-28.md").write_text(
-            "# Daily Memory: 2026-11-28\n\n## Daily Summary (23:55)\n- Lin: we meet at 6 am\n",
-            encoding="utf-8",
-        )
+        seed_group(console)
         page = browser.new_page()
         page.goto(console.url)
         page.click("nav button[data-tab=notes]")
         expect(page.locator("#note-dates a")).to_have_text(["2026-11-29"])
         expect(page.locator("#chat-picker option")).to_have_count(2)
-        page.select_option("#chat-picker", "telegram:group:-42")
+        page.select_option("#chat-picker", GROUP_KEY)
         expect(page.locator("#note-dates a")).to_have_text(["2026-11-28"])
         expect(page.locator("#run-dream")).to_be_disabled()
         page.click("#note-dates a")

@@ -76,3 +76,20 @@ def bot_scope() -> Any:
     from channels.web.app import WEB_SCOPE
 
     return WEB_SCOPE
+
+
+GROUP_KEY = "telegram:group:-42"
+
+
+def seed_group(console: Console) -> None:
+    """A group the bot has heard in, with one daily note of its own."""
+    from bot.messages import IncomingMessage, Scope
+
+    group = Scope("telegram", "-42", is_group=True, title="Hikers")
+    console.bot.handle(IncomingMessage(group, "7", "Lin", "Saturday we climb Huangshan", False))
+    root = console.bot.services.scopes.root_for(group)
+    root.notes_dir.mkdir(parents=True, exist_ok=True)
+    (root.notes_dir / "2026-11-28.md").write_text(
+        "# Daily Memory: 2026-11-28\n\n## Daily Summary (23:55)\n- Lin: we meet at 6 am\n",
+        encoding="utf-8",
+    )
