@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from bot.builder import build_bot
 from bot.config import load_config
 from bot.errors import BotError
 from channels.registry import create_channel
+from memory.log_setup import configure_logging
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,11 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     except BotError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=config.log_level,
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure_logging(config.log_level, config.secrets())
     try:
         channel = create_channel(config)
         bot = build_bot(config, channel=channel)

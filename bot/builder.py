@@ -16,6 +16,7 @@ from bot.scopes import ScopeDirectory
 from bot.search_pool import SearchPool
 from bot.services import BotServices
 from channels.base import Channel
+from memory.clock import system_clock
 from memory.llm import ChatModel, LLMSettings, OpenAIChatModel
 from plugins.manager import PluginManager
 
@@ -44,7 +45,7 @@ def build_bot(
 ) -> Bot:
     """Build the bot for ``channel``; call ``start()`` before the channel runs."""
     zone = config.zone
-    now: Callable[[], datetime] = clock or (lambda: datetime.now(zone))
+    now: Callable[[], datetime] = clock or system_clock(zone)
     workspace = config.workspace
     workspace.mkdir(parents=True, exist_ok=True)
     model = build_model(config)

@@ -176,6 +176,11 @@ class BotConfig(BaseModel):
     def api_key(self) -> str | None:
         return self.open_ai_api_key.get_secret_value() if self.open_ai_api_key else None
 
+    def secrets(self) -> list[str]:
+        """Every configured secret value: logs scrub these wherever they appear."""
+        keys = (self.open_ai_api_key, self.telegram_token, self.web_password)
+        return [k.get_secret_value() for k in keys if k is not None]
+
 
 def _suggest(key: str) -> str:
     close = difflib.get_close_matches(key, list(BotConfig.model_fields), n=1, cutoff=0.6)

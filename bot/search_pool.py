@@ -40,6 +40,7 @@ class SearchPool:
                     base_url=self.config.open_ai_api_base,
                     # Keyword search serves while vectors are computed in the background.
                     background=True,
+                    timezone=self.config.timezone,
                 )
                 if self.config.embedding_model:
                     settings = dataclasses.replace(

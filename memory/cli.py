@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ from memory.flush import flush_turns
 from memory.forget import apply_forget, plan_forget
 from memory.history import undo
 from memory.llm import ChatModel, OpenAIChatModel, read_config_file, settings_from
+from memory.log_setup import configure_logging
 from memory.paths import MemoryRoot
 from memory.status import collect_status, format_status
 from memory.transcript import read_jsonl
@@ -245,7 +247,11 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    configure_logging(
+        logging.WARNING,
+        [os.environ.get("OPENAI_API_KEY", "")],
+        fmt="%(levelname)s %(name)s: %(message)s",
+    )
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)

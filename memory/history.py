@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from memory import clock
 from memory.dream.state import load_state, root_lock, snapshots, state_path, state_text
 from memory.errors import UsageError
 from memory.paths import MemoryRoot
@@ -30,7 +31,7 @@ def undo(root: MemoryRoot, *, now: datetime | None = None) -> str:
         state = load_state(root)
         state.pop("last_success", None)  # the next dream must not be skipped
         state["last_undo"] = {
-            "time": (now or datetime.now().astimezone()).isoformat(timespec="seconds"),
+            "time": (now or clock.now()).isoformat(timespec="seconds"),
             "restored": last.meta.get("time", "?"),
         }
         txn.write(root.relative(state_path(root)), state_text(state))

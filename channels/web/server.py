@@ -67,7 +67,12 @@ class WebChannel(Channel):
 
         app = create_app(bot.handle, view_for, chat_list, self.outbox, self.password)
         config = uvicorn.Config(
-            app, host=self.host, port=self.port, log_level="warning", access_log=False
+            app,
+            host=self.host,
+            port=self.port,
+            log_level="warning",
+            access_log=False,
+            log_config=None,  # uvicorn logs through the bot's scrubbing handler
         )
         self.server = uvicorn.Server(config)
         log.info("web console on http://%s:%d/", self.host, self.port)

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any, Literal
 
+from memory import clock
 from memory.atomic import file_lock
 from memory.errors import MemoryEngineError, UsageError
 from memory.paths import MemoryRoot
@@ -47,6 +48,7 @@ class SearchSettings:
     batch_size: int = 64
     ivf_threshold: int = 200_000
     refresh_seconds: float = 1.0
+    timezone: str | None = None  # recency counts days in this zone (None: the machine's)
     chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
     ranking: RankSettings = field(default_factory=RankSettings)
 
@@ -192,7 +194,7 @@ class MemorySearch:
                 settings=self.settings.ranking,
                 limit=limit,
                 min_score=min_score,
-                now=now or date.today(),
+                now=now or clock.now_in(self.settings.timezone).date(),
             )
         return [Hit(r.path, r.start_line, r.end_line, r.score, r.snippet, r.source) for r in ranked]
 

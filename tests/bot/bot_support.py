@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -16,22 +15,6 @@ from bot.messages import IncomingMessage, Scope
 from channels.base import BotHandler, Channel
 
 ZONE = ZoneInfo("Asia/Shanghai")
-
-
-class FakeClock:
-    """A settable clock in the bot's time zone."""
-
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-        self._lock = threading.Lock()
-
-    def __call__(self) -> datetime:
-        with self._lock:
-            return self.now
-
-    def advance(self, **delta: float) -> None:
-        with self._lock:
-            self.now += timedelta(**delta)
 
 
 class RecordingChannel(Channel):

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_support import ZONE, BotFactory, FakeClock, RecordingChannel, base_config
+from bot_support import ZONE, BotFactory, RecordingChannel, base_config
 
 from bot.builder import build_bot
 from bot.engine import Bot
+from tests.fakes.clock import FakeClock
 from tests.fakes.openai_server import FakeOpenAI
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-from bot_support import BotFactory, FakeClock, group, owner, private
+from bot_support import BotFactory, group, owner, private
 
 from memory.paths import MemoryRoot
+from tests.fakes.clock import FakeClock
 from tests.fakes.openai_server import FakeOpenAI
 
 NOTE = (

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
-from bot_support import BotFactory, FakeClock, owner, private, request_text
+from bot_support import BotFactory, owner, private, request_text
 
 from memory.paths import MemoryRoot
+from tests.fakes.clock import FakeClock
 from tests.fakes.openai_server import FakeOpenAI
 
 

@@ -6,9 +6,10 @@ import random
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
-from bot_support import ZONE, BotFactory, FakeClock, all_text, group, owner, private, request_text
+from bot_support import ZONE, BotFactory, all_text, group, owner, private, request_text
 
 from bot.nightly import NightlyJob
+from tests.fakes.clock import FakeClock
 from tests.fakes.openai_server import FakeOpenAI
 
 

@@ -15,6 +15,7 @@ from bot.errors import StopPropagation
 from bot.session import ChatTurn
 from bot.tokens import estimate_tokens
 from bot.trimming import hard_trim, turns_to_trim
+from memory import clock
 from plugins.archive_hints import match_archive
 from plugins.base import Plugin, on
 from plugins.events import MessageReceived, ReplyDecorated
@@ -57,10 +58,13 @@ def test_terminal_script_with_a_model(tmp_path: Path, llm: FakeOpenAI) -> None:
 def test_terminal_dream_reports_before_exit(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     (ws / "memory").mkdir(parents=True)
-    (ws / "memory" / "2026-11-29.md").write_text(
-        "# Daily Memory: 2026-11-29\n\n## Daily Summary (23:55)\n- The user keeps bees\n"
+    day = clock.now(ZONE).date().isoformat()  # the app's own clock (shifted in CI)
+    (ws / "memory" / f"{day}.md").write_text(
+        f"# Daily Memory: {day}\n\n## Daily Summary (23:55)\n- The user keeps bees\n"
     )
-    result = run_app(tmp_path, "/memory dream 30\n", dream_engine="extractive")
+    result = run_app(
+        tmp_path, "/memory dream 30\n", dream_engine="extractive", timezone="Asia/Shanghai"
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
     assert out[0].startswith("Dream started over the last 30 day(s)")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -20,6 +19,7 @@ from bot.config import BotConfig
 from bot.engine import Bot
 from channels.telegram import TelegramChannel
 from channels.telegram_outbound import RetryPolicy
+from memory import clock
 from tests.fakes.telegram_server import BOT_USERNAME, FakeTelegramServer
 
 ZONE = ZoneInfo("Asia/Shanghai")
@@ -58,7 +58,7 @@ def live(tmp_path: Path, telegram_server: FakeTelegramServer) -> Iterator[tuple[
 def note_of(folder: Path) -> str:
     notes = sorted((folder / "memory").glob("????-??-??.md"))
     assert len(notes) == 1, notes
-    today = datetime.now(ZONE).date().isoformat()
+    today = clock.now(ZONE).date().isoformat()
     assert notes[0].stem <= today
     return notes[0].read_text(encoding="utf-8")
 
@@ -94,7 +94,7 @@ def test_private_and_group_chats_end_to_end(
     assert len(server.sent) == 2  # ... the remark was not
 
     # the nightly flush (through the bot's API) writes each scope's daily note
-    bot.nightly(datetime.now(ZONE))
+    bot.nightly(clock.now(ZONE))
     private_note = note_of(workspace / "scopes" / "telegram" / f"user-{ALICE}")
     group_note = note_of(workspace / "scopes" / "telegram" / f"group-{GROUP}")
     assert "上海" in private_note and "cake" not in private_note

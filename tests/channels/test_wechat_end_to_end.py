@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -11,6 +10,7 @@ from wechat_support import FakeWebWeChat, deliver, logged_in_core, raw_text
 from bot.builder import build_bot
 from bot.config import BotConfig
 from channels.wechat import WeChatChannel
+from memory import clock
 
 ZONE = ZoneInfo("Asia/Shanghai")
 
@@ -52,7 +52,7 @@ def test_wechat_private_and_group_end_to_end(tmp_path: Path) -> None:
         )
         assert sent[3][1].startswith("@Alice (host)\nDream started")
         assert len(sent) == 5 and sent[4][1].startswith(("Dream done", "Dream skipped"))
-        bot.nightly(datetime.now(ZONE))
+        bot.nightly(clock.now(ZONE))
     finally:
         bot.shutdown()
         web.close()

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory import clock
 from tests.fakes.http import JsonHandler, LocalServer
 
 Request = dict[str, Any]
@@ -53,7 +54,7 @@ def completion(
         {
             "id": f"chatcmpl-{time.monotonic_ns()}",
             "object": "chat.completion",
-            "created": int(time.time()),
+            "created": int(clock.now().timestamp()),
             "model": model,
             "choices": [
                 {

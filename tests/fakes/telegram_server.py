@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
 
+from memory import clock
 from tests.fakes.http import JsonHandler, LocalServer
 
 BOT_ID = 7000
@@ -115,7 +116,7 @@ class FakeTelegramServer:
             self._next_message_id += 1
             message: dict[str, Any] = {
                 "message_id": message_id,
-                "date": int(time.time()),
+                "date": int(clock.now().timestamp()),
                 "chat": chat,
                 "from": sender,
                 "text": text,
@@ -125,7 +126,7 @@ class FakeTelegramServer:
             if reply_to_bot:
                 message["reply_to_message"] = {
                     "message_id": message_id - 1,
-                    "date": int(time.time()),
+                    "date": int(clock.now().timestamp()),
                     "chat": chat,
                     "from": self._bot_user(),
                     "text": "earlier bot reply",
@@ -229,7 +230,7 @@ class FakeTelegramServer:
             self._cond.notify_all()
         return {
             "message_id": message_id,
-            "date": int(time.time()),
+            "date": int(clock.now().timestamp()),
             "chat": {"id": int(params["chat_id"]), "type": "private", "first_name": "x"},
             "from": self._bot_user(),
             "text": params["text"],

@@ -6,12 +6,12 @@ import json
 import os
 import subprocess
 import sys
-from datetime import datetime
 from pathlib import Path
 
 import pytest
 from mem_support import UTC, model_config, tree, write_jsonl
 
+from memory import clock
 from memory.cli import main
 from memory.paths import MemoryRoot
 
@@ -30,7 +30,7 @@ CHAT = [
 
 
 def today_note(root: MemoryRoot) -> Path:
-    return root.daily_note(datetime.now(UTC).date())
+    return root.daily_note(clock.now(UTC).date())
 
 
 def run(root: MemoryRoot, *args: str) -> int:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from mem_support import NOW, UTC, at, generated, model_config, note, read, tree
 
+from memory import clock
 from memory.cli import main
 from memory.dream import DreamOptions, run_dream
 from memory.dream.state import load_state
@@ -141,7 +142,7 @@ def test_model_error_changes_nothing(root: MemoryRoot, llm, answer) -> None:
 
 
 def _today_notes(root: MemoryRoot) -> None:
-    now = datetime.now(UTC)
+    now = clock.now(UTC)
     note(root, now - timedelta(days=1), "用户喜欢美式咖啡", "The user prefers short answers")
     note(root, now, "用户喜欢美式咖啡")
 
@@ -164,7 +165,7 @@ def test_cli_model_failure_exit_1(root: MemoryRoot, tmp_path: Path, llm, capsys)
 
 def test_auto_picks_llm_when_configured(root: MemoryRoot, tmp_path: Path, llm, capsys) -> None:
     _today_notes(root)
-    today = datetime.now(UTC).date().isoformat()
+    today = clock.now(UTC).date().isoformat()
     llm.json_reply(
         {
             "memory": [{"text": "用户喜欢美式咖啡", "sources": [f"memory/{today}.md#L4"]}],

@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import multiprocessing
 import threading
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from mem_support import NOW, UTC, at, note, read, tree
 
+from memory import clock
 from memory.cli import main
 from memory.daily_notes import parse_note
 from memory.dream import DreamOptions, run_dream
@@ -101,7 +102,7 @@ def _hold_lock(root_path: str, held, release) -> None:  # type: ignore[no-untype
 
 
 def test_one_dream_per_root_process_cli_exit_2(root: MemoryRoot, capsys) -> None:
-    now = datetime.now(UTC)
+    now = clock.now(UTC)
     note(root, now, "用户喜欢美式咖啡", "The user's sister Maria lives in Lisbon")
     ctx = multiprocessing.get_context("fork")
     held, release = ctx.Event(), ctx.Event()
@@ -142,7 +143,7 @@ def test_undo_restores_memory_and_archive_exactly(root: MemoryRoot, capsys) -> N
 
 
 def test_dry_run_prints_diff_writes_nothing(root: MemoryRoot, capsys) -> None:
-    now = datetime.now(UTC)
+    now = clock.now(UTC)
     note(
         root, now - timedelta(days=1), "用户喜欢美式咖啡", "The user's sister Maria lives in Lisbon"
     )
@@ -159,7 +160,7 @@ def test_dry_run_prints_diff_writes_nothing(root: MemoryRoot, capsys) -> None:
 
 
 def test_dry_run_on_a_fresh_root_writes_nothing(root: MemoryRoot, capsys) -> None:
-    note(root, datetime.now(UTC), "用户喜欢美式咖啡")
+    note(root, clock.now(UTC), "用户喜欢美式咖啡")
     before = tree(root.path)
     ws = ["--workspace", str(root.path), "--timezone", "UTC", "--json"]
     assert main(["dream", "--dry-run", *ws]) == 0
@@ -177,7 +178,7 @@ def test_dry_run_on_a_fresh_root_writes_nothing(root: MemoryRoot, capsys) -> Non
 
 @pytest.mark.parametrize("days", ["0", "31", "abc", "-3", "2.5", ""])
 def test_bad_days_exit_2(root: MemoryRoot, days: str, capsys) -> None:
-    note(root, datetime.now(UTC), "用户喜欢美式咖啡")
+    note(root, clock.now(UTC), "用户喜欢美式咖啡")
     before = tree(root.path)
     with pytest.raises(SystemExit) as exit_info:  # argparse's error: status 2, one line
         main(["dream", "--days", days, "--workspace", str(root.path), "--timezone", "UTC"])

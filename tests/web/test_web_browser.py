@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -20,7 +21,10 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 @pytest.fixture
 def browser() -> Iterator[object]:
     if CHROMIUM is None:
-        pytest.fail("chromium is not installed (apt-get install chromium; .ci/run installs it)")
+        reason = "chromium is not installed (apt-get install chromium; .ci/run installs it)"
+        if os.environ.get("COWDREAM_REQUIRE_BROWSER"):
+            pytest.fail(reason)  # CI sets this: there the browser tests must run
+        pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

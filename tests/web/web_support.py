@@ -6,8 +6,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 
@@ -15,6 +17,7 @@ from bot.builder import build_bot
 from bot.config import BotConfig
 from bot.engine import Bot
 from channels.web.server import WebChannel
+from tests.fakes.clock import FakeClock
 
 NOTE = (
     "# Daily Memory: 2026-11-29\n\n## Daily Summary (23:55)\n"
@@ -50,10 +53,15 @@ def console_config(tmp_path: Path, **overrides: Any) -> BotConfig:
     return BotConfig(**values)
 
 
+def console_clock() -> FakeClock:
+    """The consoles' clock: the day after the seeded note, whatever today is."""
+    return FakeClock(datetime(2026, 11, 30, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai")))
+
+
 @contextmanager
-def running_console(config: BotConfig) -> Iterator[Console]:
+def running_console(config: BotConfig, clock: FakeClock | None = None) -> Iterator[Console]:
     channel = WebChannel(config, port=0)
-    bot = build_bot(config, channel=channel)
+    bot = build_bot(config, channel=channel, clock=clock or console_clock())
     root = bot.services.scopes.root_for(bot_scope())
     root.notes_dir.mkdir(parents=True, exist_ok=True)
     (root.notes_dir / "2026-11-29.md").write_text(NOTE, encoding="utf-8")
