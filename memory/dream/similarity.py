@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memory.overlap import containment, jaccard
 from memory.segment import content_words
 
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
@@ -135,20 +136,6 @@ def features(text: str) -> Features:
         families=families,
         kind=kind,
     )
-
-
-def containment(a: frozenset[str], b: frozenset[str]) -> float:
-    """Share of the smaller set found in the larger one (0 when either is empty)."""
-    if not a or not b:
-        return 0.0
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    return len(small & large) / len(small)
-
-
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a or not b:
-        return 0.0
-    return len(a & b) / len(a | b)
 
 
 DUPLICATE_THRESHOLD = 0.85

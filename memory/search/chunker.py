@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory.provenance import strip_comments
+
 _COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _IMPORTANCE = re.compile(r"importance\s*[:=]\s*([0-9]*\.?[0-9]+)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -43,11 +45,6 @@ class ChunkerConfig:
 def is_turn(line: str) -> bool:
     """True for a conversation turn bullet: ``- Name: text`` (or ``- [id] Name: text``)."""
     return _SPEAKER.match(line) is not None
-
-
-def strip_comments(line: str) -> str:
-    """``line`` without HTML comments, trailing spaces removed."""
-    return _COMMENT.sub("", line).rstrip()
 
 
 def importance_of(line: str) -> float | None:
@@ -106,7 +103,7 @@ def chunk_text(path: str, text: str, config: ChunkerConfig | None = None) -> lis
             group.clear()
 
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = strip_comments(raw)
+        line = strip_comments(raw).rstrip()
         if not line.strip() or _HEADING.match(line):
             flush()
             continue

@@ -23,7 +23,7 @@ from typing import Any
 
 from memory.errors import UsageError
 from memory.paths import MemoryRoot
-from memory.search.chunker import strip_comments
+from memory.provenance import strip_comments
 from memory.search.service import Hit, MemorySearch, SearchSettings
 
 

@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
+from memory.overlap import jaccard
+
 HALF_LIFE_DAYS = 30.0
 _DATED = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})\.md$")
 
@@ -100,12 +102,6 @@ def importance_multiplier(importance: float | None) -> float:
     if importance is None:
         return 1.0
     return 0.5 + min(1.0, max(0.0, importance))
-
-
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a and not b:
-        return 1.0
-    return len(a & b) / len(a | b)
 
 
 @dataclass(frozen=True)

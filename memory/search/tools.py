@@ -11,7 +11,7 @@ from typing import Any
 
 from memory.errors import MemoryEngineError, PathOutsideRoot, UsageError
 from memory.paths import MemoryRoot
-from memory.search.chunker import strip_comments
+from memory.provenance import strip_comments
 from memory.search.indexer import indexable_files
 from memory.search.service import MemorySearch
 

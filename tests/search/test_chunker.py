@@ -1,10 +1,10 @@
+from memory.provenance import strip_comments
 from memory.search.chunker import (
     Chunk,
     ChunkerConfig,
     chunk_text,
     importance_of,
     split_long,
-    strip_comments,
 )
 
 

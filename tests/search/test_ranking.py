@@ -3,6 +3,7 @@ from datetime import date
 
 import pytest
 
+from memory.overlap import jaccard
 from memory.search.ranking import (
     Candidate,
     bm25_normalise,
@@ -11,7 +12,6 @@ from memory.search.ranking import (
     fts5_idf,
     fuse,
     importance_multiplier,
-    jaccard,
     mmr,
     note_date,
     recency_decay,
@@ -115,3 +115,9 @@ def test_reciprocal_ranks_scaled_so_first_everywhere_is_one() -> None:
     assert scores[9] == pytest.approx(5.5 / 13)
     assert reciprocal_ranks([[1], [1]], k=10)[1] == pytest.approx(1.0)
     assert reciprocal_ranks([]) == {}
+
+
+def test_one_jaccard_for_search_and_dream() -> None:
+    assert jaccard(frozenset(), frozenset()) == 0.0  # nothing shared to measure
+    assert jaccard({"a"}, set()) == 0.0
+    assert jaccard({"a", "b"}, {"a", "b"}) == 1.0

@@ -1,0 +1,20 @@
+"""Set overlap measures shared by search (diversity) and the dream (near duplicates)."""
+
+from __future__ import annotations
+
+from collections.abc import Set
+
+
+def jaccard(a: Set[str], b: Set[str]) -> float:
+    """``|a ∩ b| / |a ∪ b|``; 0.0 when either set is empty (nothing shared to measure)."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def containment(a: Set[str], b: Set[str]) -> float:
+    """Share of the smaller set found in the larger one (0.0 when either is empty)."""
+    if not a or not b:
+        return 0.0
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    return len(small & large) / len(small)
