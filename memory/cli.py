@@ -24,7 +24,14 @@ from memory.history import undo
 from memory.llm import ChatModel, OpenAIChatModel, read_config_file, settings_from
 from memory.log_setup import configure_logging
 from memory.paths import MemoryRoot
-from memory.status import collect_status, format_status
+from memory.status import (
+    NIGHTLY_TIME,
+    collect_status,
+    dreaming_enabled,
+    dreaming_overview,
+    format_status,
+    next_nightly,
+)
 from memory.transcript import read_jsonl
 
 EXIT_USAGE = 2
@@ -72,7 +79,8 @@ def common_options() -> Parser:
 
 
 SEARCH_COMMANDS = frozenset({"index", "search", "eval"})
-OWN_COMMANDS = frozenset({"dream", "undo", "flush", "status", "forget"})
+DREAMING_COMMANDS = frozenset({"promote", "promote-explain", "rem-harness", "rem-backfill"})
+OWN_COMMANDS = frozenset({"dream", "undo", "flush", "status", "forget"}) | DREAMING_COMMANDS
 
 
 def build_parser(argv: Sequence[str] | None = None) -> Parser:
@@ -87,6 +95,10 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     dream.add_argument("--engine", choices=["auto", "llm", "extractive"], default="auto")
     dream.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
     dream.add_argument("--max-items", type=positive_int, default=None, help="cap of MEMORY.md (30)")
+    from memory.dream.commands import register as register_dreaming
+    from memory.dream.commands import threshold_flags
+
+    threshold_flags(dream)
     dream.set_defaults(func=cmd_dream)
 
     sub.add_parser("undo", parents=[common], help="undo the last dream").set_defaults(func=cmd_undo)
@@ -98,13 +110,17 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     flush.set_defaults(func=cmd_flush)
 
     status = sub.add_parser("status", parents=[common], help="what the memory holds")
-    status.add_argument("--deep", action="store_true", help="also the search index")
+    status.add_argument(
+        "--deep", action="store_true", help="also the dreaming phases and the search index"
+    )
     status.set_defaults(func=cmd_status)
 
     forget = sub.add_parser("forget", parents=[common], help="delete lines mentioning TEXT")
     forget.add_argument("text")
     forget.add_argument("--yes", action="store_true", help="delete without asking")
     forget.set_defaults(func=cmd_forget)
+
+    register_dreaming(sub, common)
 
     first = next(iter(argv or ()), None)
     if first is None or first in SEARCH_COMMANDS or first not in OWN_COMMANDS:
@@ -159,9 +175,13 @@ def emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
 
 
 def cmd_dream(args: argparse.Namespace) -> int:
+    from memory.dream.commands import thresholds_of
+
     config = config_of(args)
     max_items = args.max_items or int(config.get("dream_max_items", 30))
-    options = DreamOptions(args.days, args.force, args.engine, args.dry_run, max_items)
+    options = DreamOptions(
+        args.days, args.force, args.engine, args.dry_run, max_items, thresholds_of(args, config)
+    )
     model = model_of(config) if args.engine != "extractive" else None
     now = now_in(args.timezone or config.get("timezone"))
     report = run_dream(root_of(args, config), options, model=model, now=now)
@@ -205,6 +225,12 @@ def cmd_status(args: argparse.Namespace) -> int:
     zone(args.timezone or config.get("timezone"))  # a bad zone is an error here too
     status = collect_status(root)
     if args.deep:
+        now = now_in(args.timezone or config.get("timezone"))
+        enabled = dreaming_enabled(root, bool(config.get("dreaming_enabled", True)))
+        at = str(config.get("nightly_time") or NIGHTLY_TIME)
+        status["dreaming"] = dreaming_overview(
+            root, now, enabled=enabled, next_run=next_nightly(now, at) if enabled else None
+        )
         status["index"] = _index_status(root, config)
     emit(args, status, format_status(status))
     return 0

@@ -5,7 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from memory import clock
-from memory.dream.state import load_state, root_lock, snapshots, state_path, state_text
+from memory.dream.state import (
+    load_state,
+    root_lock,
+    snapshot_files,
+    snapshots,
+    state_path,
+    state_text,
+)
 from memory.errors import UsageError
 from memory.paths import MemoryRoot
 from memory.transaction import Transaction
@@ -19,7 +26,9 @@ def undo(root: MemoryRoot, *, now: datetime | None = None) -> str:
             raise UsageError("nothing to undo: no dream has changed this memory yet")
         last = history[-1]
         txn = Transaction(root)
-        for name, target in (("MEMORY.md", root.memory_md), ("archive.md", root.archive)):
+        for target, name in snapshot_files(root):
+            if not (last.folder / name).exists():
+                continue  # a snapshot made before this file was kept: leave it as it is
             text = last.text(name)
             relative = root.relative(target)
             if text is None:

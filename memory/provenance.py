@@ -8,6 +8,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 _REF = re.compile(r"^(?P<path>[^#\s;][^#;]*?)#L(?P<start>\d+)(?:-L?(?P<end>\d+))?$")
 _COMMENT = re.compile(r"\s*<!--\s*(?P<body>.*?)\s*-->\s*$")
@@ -25,14 +26,7 @@ class SourceRef:
 
     @classmethod
     def parse(cls, text: str) -> SourceRef | None:
-        match = _REF.match(text.strip())
-        if not match:
-            return None
-        start = int(match.group("start"))
-        end = int(match.group("end") or start)
-        if start < 1 or end < start:
-            return None
-        return cls(match.group("path").strip(), start, end)
+        return _parse_ref(text)
 
     def __str__(self) -> str:
         if self.end == self.start:
@@ -41,6 +35,18 @@ class SourceRef:
 
     def lines(self) -> range:
         return range(self.start, self.end + 1)
+
+
+@lru_cache(maxsize=65536)
+def _parse_ref(text: str) -> SourceRef | None:
+    match = _REF.match(text.strip())
+    if not match:
+        return None
+    start = int(match.group("start"))
+    end = int(match.group("end") or start)
+    if start < 1 or end < start:
+        return None
+    return SourceRef(match.group("path").strip(), start, end)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,10 @@ from memory.dream.context import Phase
 from memory.dream.deep import DeepPhase
 from memory.dream.extractive import ExtractiveEngine
 from memory.dream.grounding import Similarity
+from memory.dream.light import LightPhase, default_sources
 from memory.dream.llm_engine import LLMEngine
 from memory.dream.model import DreamEngine, DreamOptions
+from memory.dream.rem import Reflect, RemPhase
 from memory.errors import UsageError
 from memory.llm import ChatModel
 
@@ -33,8 +35,14 @@ ENGINE_CHOICES = ("auto", *ENGINES)
 
 
 def phases() -> list[Phase]:
-    """The phases of a dream cycle, in order."""
-    return [DeepPhase()]
+    """The phases of a dream cycle, in order: light, REM, deep, then the model's wording
+    of the REM reflections (asked after the engine's own question)."""
+    return [LightPhase(default_sources), RemPhase(), DeepPhase(), Reflect()]
+
+
+def preview_phases() -> list[Phase]:
+    """What ``rem-harness`` and ``promote`` run: light and REM, no engine, no model."""
+    return [LightPhase(default_sources), RemPhase()]
 
 
 def choose_engine(

@@ -89,13 +89,23 @@ def snapshots(root: MemoryRoot) -> list[Snapshot]:
     return out
 
 
+def snapshot_files(root: MemoryRoot) -> tuple[tuple[Path, str], ...]:
+    """The files an undo restores, with their names in a snapshot: MEMORY.md, the archive
+    and the short-term store (whose candidates a dream marks promoted)."""
+    return (
+        (root.memory_md, "MEMORY.md"),
+        (root.archive, "archive.md"),
+        (root.state_dir / "short-term.json", "short-term.json"),
+    )
+
+
 def stage_snapshot(root: MemoryRoot, txn: Transaction, meta: dict[str, Any]) -> None:
-    """Add to ``txn`` a snapshot of the current MEMORY.md and archive, pruning old ones."""
+    """Add to ``txn`` a snapshot of the files undo restores, pruning old snapshots."""
     existing = snapshots(root)
     number = int(existing[-1].folder.name.split("-")[0]) + 1 if existing else 1
     name = f"{number:06d}-{meta['time'].replace(':', '').replace('-', '')[:15]}"
     base = root.relative(history_dir(root)) + "/" + name
-    for source, stored in ((root.memory_md, "MEMORY.md"), (root.archive, "archive.md")):
+    for source, stored in snapshot_files(root):
         try:
             content = source.read_text(encoding="utf-8")
         except FileNotFoundError:

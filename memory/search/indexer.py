@@ -1,7 +1,8 @@
 """Which files are indexed, and the incremental keyword side of ``sync``.
 
 Indexed: ``<root>/MEMORY.md`` and the markdown files under ``<root>/memory/`` except the
-dream diaries (``memory/dreams/``) and dot-folders. Nothing else under the root (other
+dream diaries (``memory/dreams/``), the dream's phase reports (``memory/dreaming/``) and
+dot-folders. Nothing else under the root (other
 chats' roots live in ``<root>/scopes/``). Files whose size and mtime are unchanged are
 skipped unread; only files whose content hash changed are re-chunked; files that
 disappeared leave the index.
@@ -19,6 +20,8 @@ from memory.paths import MemoryRoot
 from memory.search.chunker import ChunkerConfig, chunk_text
 from memory.search.keyword_index import KeywordIndex
 from memory.search.store import Store
+
+DERIVED = ("memory/dreams", "memory/dreaming")  # the dream's own output: never evidence
 
 
 def _inside(root: Path, path: Path) -> bool:
@@ -43,7 +46,7 @@ def _scan(root: MemoryRoot, directory: Path, prefix: str, out: list[FileEntry]) 
             if entry.is_symlink() and not _inside(root.path, Path(entry.path)):
                 continue
             if entry.is_dir():
-                if relative != "memory/dreams":
+                if relative not in DERIVED:
                     _scan(root, Path(entry.path), relative + "/", out)
             elif entry.name.endswith(".md") and entry.is_file():
                 stat = entry.stat()

@@ -206,6 +206,9 @@ class MemorySearch:
         with self._lock:
             store, _, vectors = self._open()
             vectors.start()
+            if not self._loaded:  # count the vectors the index holds, not the none loaded yet
+                vectors.load()
+                self._loaded = True
             info = {
                 "root": str(self.root.path),
                 "files": len(store.file_paths()),
