@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +20,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from bot.console import ConsoleView
-from bot.messages import IncomingMessage, Scope
+from bot.console import ChatEntry, ConsoleView
+from bot.messages import WEB_SCOPE, IncomingMessage
 from memory.errors import MemoryEngineError
 
 STATIC = Path(__file__).parent / "static"
-WEB_SCOPE = Scope("web", "owner", False, "web console")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 
@@ -55,7 +55,7 @@ class Outbox:
 def create_app(
     handle: Callable[[IncomingMessage], list[str]],
     views: Callable[[str | None], ConsoleView],
-    chats: Callable[[], list[dict[str, str]]],
+    chats: Callable[[], list[ChatEntry]],
     outbox: Outbox,
     password: str | None,
 ) -> FastAPI:
@@ -98,7 +98,7 @@ def create_app(
 
     @app.get("/api/chats", dependencies=guarded)
     def chat_list() -> dict[str, Any]:
-        return {"chats": chats()}
+        return {"chats": [asdict(chat) for chat in chats()]}
 
     @app.get("/api/memory", dependencies=guarded)
     def memory(chat: str | None = None) -> dict[str, Any]:

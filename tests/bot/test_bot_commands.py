@@ -127,7 +127,7 @@ def test_commands_are_not_part_of_the_conversation(make_bot: BotFactory, llm: Fa
     bot, _ = make_bot(llm)
     bot.handle(owner("/memory status"))
     assert llm.requests == []
-    assert bot.session(owner("x").scope).window == []
+    assert bot.conversations.session(owner("x").scope).window == []
 
 
 def test_unaddressed_group_messages_are_remembered_not_answered(
@@ -165,8 +165,8 @@ def test_forget_also_removes_the_words_from_the_conversation(make_bot: BotFactor
     assert "1 message(s) of the current conversation mention it" in plan
     (done,) = bot.handle(owner("/memory forget confirm"))
     assert "1 message(s) from the conversation" in done
-    bot.flush_scope(owner("x").scope, bot.clock())
+    bot.conversations.flush(owner("x").scope, bot.clock())
     note = "".join(p.read_text(encoding="utf-8") for p in root.notes_dir.glob("2*.md"))
     assert "hiking" in note and "blue notebook" not in note
-    saved = bot.session(owner("x").scope).path.read_text(encoding="utf-8")
+    saved = bot.conversations.session(owner("x").scope).path.read_text(encoding="utf-8")
     assert "blue notebook" not in saved
