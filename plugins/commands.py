@@ -79,7 +79,7 @@ class CommandsPlugin(Plugin):
         if sub == "undo":
             from memory.history import undo
 
-            message = undo(ctx.root)
+            message = undo(ctx.root, now=ctx.now)
             return message[:1].upper() + message[1:]
         return self.forget(ctx, rest)
 
