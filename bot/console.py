@@ -41,6 +41,15 @@ class ChatEntry:
     folder: str
 
 
+@dataclass(frozen=True)
+class ConsoleTurn:
+    """One message of the owner's console conversation, to show again after a reload."""
+
+    role: str
+    text: str
+    time: str | None
+
+
 class ConsoleView:
     """Read-only views of ``root`` for the console; every path stays inside the root."""
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.agent import ChatAgent
-from bot.console import ChatEntry, ConsoleView
+from bot.console import ChatEntry, ConsoleTurn, ConsoleView
 from bot.conversations import Conversations
 from bot.messages import WEB_SCOPE, IncomingMessage
 from bot.permissions import is_admin
@@ -78,6 +78,11 @@ class Bot:
         if scope is None or scopes.entry(chat) is None:
             raise UsageError(f"no chat {chat!r} in this workspace")
         return ConsoleView(self.services, scopes.root_for(scope))
+
+    def console_history(self) -> list[ConsoleTurn]:
+        session = self.conversations.session(WEB_SCOPE)
+        with session.lock:
+            return [ConsoleTurn(t.role, t.content, t.time) for t in session.window]
 
     def console_chats(self) -> list[ChatEntry]:
         entries = self.services.scopes.entries()

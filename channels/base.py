@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from bot.messages import IncomingMessage, Scope
 
 if TYPE_CHECKING:
-    from bot.console import ChatEntry, ConsoleView
+    from bot.console import ChatEntry, ConsoleTurn, ConsoleView
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,10 @@ class ConsoleBot(BotHandler, Protocol):
 
     def console_chats(self) -> list[ChatEntry]:
         """The other chats the bot keeps memory for."""
+        ...
+
+    def console_history(self) -> list[ConsoleTurn]:
+        """The owner's console conversation so far (it survives a reload and a restart)."""
         ...
 
 

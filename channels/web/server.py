@@ -48,7 +48,12 @@ class WebChannel(Channel):
         if not isinstance(bot, ConsoleBot):
             raise TypeError("the web console needs a bot that offers console views")
         app = create_app(
-            bot.handle, bot.console_view, bot.console_chats, self.outbox, self.password
+            bot.handle,
+            bot.console_view,
+            bot.console_chats,
+            bot.console_history,
+            self.outbox,
+            self.password,
         )
         config = uvicorn.Config(
             app,
