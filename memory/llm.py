@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
-from memory.errors import ContextOverflow, ModelError, UsageError
+from memory.errors import ContextOverflow, ModelError
 
 _OVERFLOW_HINTS = (
     "context_length_exceeded",
@@ -166,16 +164,3 @@ def settings_from(
         return None
     model = config.get("model") or env.get("OPENAI_MODEL") or DEFAULT_MODEL
     return LLMSettings(model=str(model), api_key=key or None, base_url=base or None)
-
-
-def read_config_file(path: Path) -> dict[str, Any]:
-    """Read a JSON config file (CowAgent keys); a clear :class:`UsageError` if unusable."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise UsageError(f"config file not found: {path}") from exc
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"config file {path} is not valid JSON: {exc}") from exc
-    if not isinstance(data, dict):
-        raise UsageError(f"config file {path} must hold a JSON object")
-    return data
