@@ -39,7 +39,7 @@ def test_note_hits_are_recorded_with_query_day_and_score(root: MemoryRoot) -> No
 
 
 def test_memory_md_hits_become_the_items_sources(root: MemoryRoot) -> None:
-    root.path.mkdir(parents=True)
+    root.path.mkdir(parents=True, exist_ok=True)
     root.memory_md.write_text(
         "# MEMORY\n\n## Preferences\n"
         "- 用户喜欢美式咖啡 <!-- src: memory/2026-11-28.md#L4; memory/2026-11-29.md#L6 -->\n"
@@ -72,7 +72,7 @@ def _write_many(path: str, worker: int, count: int) -> None:
 
 
 def test_concurrent_writers_lose_nothing(root: MemoryRoot) -> None:
-    root.path.mkdir(parents=True)
+    root.path.mkdir(parents=True, exist_ok=True)
     ctx = multiprocessing.get_context("spawn")
     procs = [ctx.Process(target=_write_many, args=(str(root.path), w, 60)) for w in range(3)]
     threads = [threading.Thread(target=_write_many, args=(str(root.path), 9, 60))]
