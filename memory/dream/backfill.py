@@ -36,7 +36,7 @@ from memory.paths import MemoryRoot
 from memory.recall_store import RecallRead
 from memory.segment import has_cjk
 from memory.textfile import read_text
-from memory.transaction import Transaction
+from memory.transaction import Fault, Transaction
 
 LEDGER = "backfill.json"
 MARK = "<!-- backfill -->"
@@ -131,7 +131,12 @@ def _replay(
 
 
 def backfill(
-    root: MemoryRoot, folder: Path, now: datetime, *, stage_short_term: bool
+    root: MemoryRoot,
+    folder: Path,
+    now: datetime,
+    *,
+    stage_short_term: bool,
+    fault: Fault | None = None,
 ) -> BackfillResult:
     resolved = folder.expanduser().resolve()
     if resolved != root.path and root.path not in resolved.parents:
@@ -174,11 +179,11 @@ def backfill(
         if stage_short_term:
             write_store(root, txn, store)
         _write_ledger(root, txn, ledger)
-        txn.commit()
+        txn.commit(fault)
     return result
 
 
-def rollback(root: MemoryRoot) -> BackfillResult:
+def rollback(root: MemoryRoot, fault: Fault | None = None) -> BackfillResult:
     """Remove every backfill diary entry, restoring each diary as it was."""
     result = BackfillResult()
     with root_lock(root):
@@ -200,11 +205,11 @@ def rollback(root: MemoryRoot) -> BackfillResult:
             else:
                 txn.delete(path)
         _write_ledger(root, txn, [])
-        txn.commit()
+        txn.commit(fault)
     return result
 
 
-def rollback_short_term(root: MemoryRoot) -> BackfillResult:
+def rollback_short_term(root: MemoryRoot, fault: Fault | None = None) -> BackfillResult:
     """Remove every candidate the backfill staged, and nothing else."""
     result = BackfillResult()
     with root_lock(root):
@@ -217,5 +222,5 @@ def rollback_short_term(root: MemoryRoot) -> BackfillResult:
         if result.removed_candidates:
             txn = Transaction(root)
             write_store(root, txn, store)
-            txn.commit()
+            txn.commit(fault)
     return result

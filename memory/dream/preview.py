@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, time
 from pathlib import Path
 
 from memory.daily_notes import NoteLine, parse_note_text
@@ -30,6 +30,7 @@ from memory.errors import DreamRefused, ModelError, UsageError
 from memory.llm import ChatModel
 from memory.paths import NOTE_NAME, MemoryRoot
 from memory.textfile import read_optional
+from memory.transaction import Fault
 
 HARNESS_DAYS = 7  # rem-harness previews a week of notes, as REM looks back
 
@@ -93,10 +94,14 @@ def run_preview(
     """Light, REM and the deep ranking over ``root`` (or the notes of ``folder``); nothing
     is written."""
     validate(options)
-    ctx = open_context(root, options, now, engine or choose_engine(options, None, None))
     sources: SourceFactory = default_sources
     if folder is not None:
         label, notes, files = folder_notes(root, folder, days)
+        # Historical notes are previewed as of their last night, not as stale today.
+        last = max((n.day for n in notes), default=now.date())
+        now = min(now, datetime.combine(last, time(23, 59), tzinfo=now.tzinfo))
+    ctx = open_context(root, options, now, engine or choose_engine(options, None, None))
+    if folder is not None:
         ctx.inputs = dataclasses.replace(
             ctx.inputs, notes=notes, lines={**ctx.inputs.lines, **files}
         )
@@ -131,6 +136,7 @@ def apply_promotions(
     model: ChatModel | None,
     limit: int,
     include_promoted: bool,
+    fault: Fault | None = None,
 ) -> Applied:
     """Write the listed candidates that pass into MEMORY.md, as a dream would."""
     validate(options)
@@ -159,5 +165,5 @@ def apply_promotions(
         fill_report(report, ctx, deep.proposal)
         applied = len(deep.decisions.promoted)
         if not options.dry_run:
-            commit_cycle(ctx, deep.proposal, report, load_state(root), None, kind="promote")
+            commit_cycle(ctx, deep.proposal, report, load_state(root), fault, kind="promote")
         return Applied(report, applied, preview)
