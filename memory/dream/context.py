@@ -33,7 +33,8 @@ class DreamInterrupted(MemoryEngineError):
 @dataclass
 class DeepResult:
     proposal: Proposal
-    ranked: int = 0  # items that competed for MEMORY.md
+    ranked: int = 0  # candidates scored
+    competed: int = 0  # items (candidates merged with prior items) that competed for places
     promoted: int = 0  # candidates promoted for the first time
     ranking: list[Ranked] = field(default_factory=list)
     decisions: Decisions | None = None

@@ -132,7 +132,11 @@ class DeepPhase:
                 del decisions.promoted[key]
                 decisions.deferred[key] = f"no room under the cap of {ctx.inputs.max_items}"
         ctx.state.deep = DeepResult(
-            admitted, ranked=len(order), ranking=ranking, decisions=decisions
+            admitted,
+            ranked=len(ranking),
+            competed=len(order),
+            ranking=ranking,
+            decisions=decisions,
         )
         self._update_store(ctx, light, admitted, decisions)
 

@@ -49,9 +49,14 @@ class EvidenceSource(Protocol):
         ...
 
 
+DERIVED = ("memory/dreams/", "memory/dreaming/")  # the dream's own output: never evidence
+
+
 @dataclass(frozen=True)
 class DailyNotes:
-    """The bullets of the dated notes ``FOLDER/YYYY-MM-DD.md`` (``memory/`` by default)."""
+    """The bullets of the dated notes ``FOLDER/YYYY-MM-DD.md``. The default folder,
+    ``memory``, also owns dated notes in its subfolders (history replayed by a backfill),
+    never the diaries, the phase reports or dot-folders."""
 
     notes: Sequence[NoteLine]
     folder: str = "memory"
@@ -62,7 +67,12 @@ class DailyNotes:
 
     def owns(self, path: str) -> bool:
         folder, _, name = path.rpartition("/")
-        return folder == self.folder and day_of(name) is not None and name.endswith(".md")
+        if day_of(name) is None or not name.endswith(".md"):
+            return False
+        if folder == self.folder:
+            return True
+        nested = self.folder == "memory" and folder.startswith("memory/")
+        return nested and not path.startswith(DERIVED) and "/." not in folder
 
     def text(self, raw: str) -> str | None:
         return bullet_text(raw)

@@ -254,7 +254,8 @@ def stage(ctx: DreamContext, sources: list[EvidenceSource]) -> LightResult:
             light_hits=lights,
             light_last=light_last,
         )
-        age = (today - cand.last_seen).days
+        # Backfill candidates are old by nature: they stay until rolled back.
+        age = (today - cand.last_seen).days if cand.origin == "light" else 0
         if cand.status in ("staged", "deferred") and age > EXPIRE_DAYS:
             cand = cand.with_status("expired", f"not seen for {age} days")
             result.expired += 1

@@ -151,13 +151,13 @@ def deep_section(ctx: DreamContext, zh: bool) -> str:
         head = (
             f"给 {len(deep.ranking)} 条候选打分（门槛 分数/召回/查询 = {gates}）；"
             f"{len(deep.decisions.promoted)} 条晋升进入 MEMORY.md（首次 {deep.promoted} 条），"
-            f"{deep.ranked} 条争夺 {ctx.inputs.max_items} 个位置。"
+            f"{deep.competed} 条争夺 {ctx.inputs.max_items} 个位置。"
         )
     else:
         head = (
             f"Scored {len(deep.ranking)} candidates (thresholds score/recalls/queries = "
             f"{gates}); {len(deep.decisions.promoted)} promoted into MEMORY.md "
-            f"({deep.promoted} for the first time); {deep.ranked} items competed for "
+            f"({deep.promoted} for the first time); {deep.competed} items competed for "
             f"{ctx.inputs.max_items} places."
         )
     lines = [head, "", "### 排名" if zh else "### Ranking"]
