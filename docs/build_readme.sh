@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 {
   cat intro.md
-  for part in bot channels memory search; do
+  for part in bot channels memory dreaming search; do
     [ -f "$part.md" ] || continue
     echo
     # Each part's top heading becomes a second-level heading in the README.

@@ -27,6 +27,7 @@ from memory.dream.preview import HARNESS_DAYS, Preview, apply_promotions, listed
 from memory.dream.promotion import Ranked, matching
 from memory.dream.scoring import WEIGHTS, Thresholds
 from memory.errors import UsageError
+from memory.wording import plural
 
 MAX_MIN_SCORE = 1.2  # a score is at most 1 plus a boost of 0.08
 CONFIG_KEYS = {
@@ -135,10 +136,10 @@ def _thresholds(t: Thresholds) -> dict[str, Any]:
 def _line(r: Ranked) -> str:
     mark = "✓" if r.passes else "·"
     refs = ", ".join(str(ref) for ref in r.candidate.refs[:3])
-    return (
-        f"{mark} {r.score:.3f}  {r.candidate.text}  [{r.evidence.recall_count} recalls, "
-        f"{r.evidence.unique_queries} queries; {r.candidate.status}] {refs}"
-    )
+    recalls = plural(r.evidence.recall_count, "recall")
+    queries = plural(r.evidence.unique_queries, "query", "queries")
+    status = r.candidate.status
+    return f"{mark} {r.score:.3f}  {r.candidate.text}  [{recalls}, {queries}; {status}] {refs}"
 
 
 def cmd_promote(args: argparse.Namespace) -> int:

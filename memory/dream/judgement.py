@@ -99,6 +99,7 @@ def durability(text: str) -> float:
     return (weight - _LOWEST) / (_HIGHEST - _LOWEST)
 
 
+@lru_cache(maxsize=100_000)
 def blocking_keys(text: str) -> frozenset[str]:
     """Words and Chinese character pairs: two restatements share some of them."""
     f = features(text)

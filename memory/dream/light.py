@@ -89,8 +89,9 @@ def group_restatements(
     for number, line in enumerate(lines):
         if number % CHECK_EVERY == 0:
             check()
-        speaker = split_speaker(line.text)[0]
-        home = by_text.get(line.text) or _similar(line, speaker, groups, index)
+        home = by_text.get(line.text)
+        speaker = split_speaker(line.text)[0] if home is None else home.speaker
+        home = home or _similar(line, speaker, groups, index)
         if home is None:
             home = Group(speaker)
             groups.append(home)
@@ -111,9 +112,10 @@ def _similar(
         postings = index.get(key)
         if postings and len(postings) < COMMON_KEY:
             counts.update(postings)
-    for number, _ in heapq.nsmallest(
-        CANDIDATES_PER_LOOKUP, counts.items(), key=lambda kv: (-kv[1], kv[0])
-    ):
+    # Two restatements share at least two words or three character pairs (same_fact asks
+    # 85 % of the smaller side's, which has at least two or three): fewer is never one.
+    shared = [(number, n) for number, n in counts.items() if n >= 2]
+    for number, _ in heapq.nsmallest(CANDIDATES_PER_LOOKUP, shared, key=lambda kv: (-kv[1], kv[0])):
         group = groups[number]
         if group.speaker != speaker:
             continue

@@ -24,6 +24,7 @@ from memory.dream.scoring import (
     total,
 )
 from memory.dream.short_term import Candidate, ShortTerm
+from memory.wording import plural
 
 RANKED_STATUSES = ("staged", "deferred", "promoted")
 
@@ -50,11 +51,11 @@ class Ranked:
         values = {
             "min_score": (f"score {self.score:.3f}", thresholds.min_score),
             "min_recall_count": (
-                f"{self.evidence.recall_count} recalls",
+                plural(self.evidence.recall_count, "recall"),
                 thresholds.min_recall_count,
             ),
             "min_unique_queries": (
-                f"{self.evidence.unique_queries} unique queries",
+                plural(self.evidence.unique_queries, "unique query", "unique queries"),
                 thresholds.min_unique_queries,
             ),
         }

@@ -126,7 +126,7 @@ def find_themes(
         for word in _words(cand.text):
             carriers[word].add(cand.key)
             days[word].update(seen_on.get(cand.key, frozenset()))
-    for query, day in queries:
+    for query, day in sorted(set(queries)):
         for word in _words(query):
             if word in carriers:
                 asked[word].add((query.casefold(), day))
