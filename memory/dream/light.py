@@ -20,7 +20,6 @@ from datetime import date
 from memory.daily_notes import NoteLine, split_speaker
 from memory.dream.context import DreamContext
 from memory.dream.evidence import (
-    DailyNotes,
     EvidenceSource,
     Line,
     LiveLines,
@@ -142,7 +141,7 @@ def rehydrate(candidate: Candidate, live: LiveLines) -> str:
     return ""
 
 
-SourceFactory = Callable[[Sequence[NoteLine]], list[EvidenceSource]]
+SourceFactory = Callable[[DreamContext], list[EvidenceSource]]
 
 
 class LightPhase:
@@ -152,11 +151,7 @@ class LightPhase:
         self.sources = sources
 
     def run(self, ctx: DreamContext) -> None:
-        ctx.state.light = stage(ctx, self.sources(ctx.inputs.notes))
-
-
-def default_sources(notes: Sequence[NoteLine]) -> list[EvidenceSource]:
-    return [DailyNotes(notes)]
+        ctx.state.light = stage(ctx, self.sources(ctx))
 
 
 def stage(ctx: DreamContext, sources: list[EvidenceSource]) -> LightResult:

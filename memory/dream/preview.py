@@ -9,7 +9,6 @@ pass, and commits like a dream (one transaction, undoable).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
@@ -19,10 +18,10 @@ from memory.dream.commit import commit_cycle
 from memory.dream.context import DreamContext, Phase
 from memory.dream.deep import DeepPhase
 from memory.dream.evidence import DailyNotes, EvidenceSource
-from memory.dream.light import LightPhase, SourceFactory, default_sources
+from memory.dream.light import LightPhase, SourceFactory
 from memory.dream.model import DreamEngine, DreamOptions, DreamReport
 from memory.dream.promotion import RANKED_STATUSES, Ranked, rank
-from memory.dream.registry import choose_engine
+from memory.dream.registry import choose_engine, evidence_sources
 from memory.dream.rem import RemPhase
 from memory.dream.runner import check_accounting, fill_report, open_context, validate
 from memory.dream.state import load_state, root_lock
@@ -76,8 +75,8 @@ def folder_notes(
 
 
 def _sources(folder: str) -> SourceFactory:
-    def make(notes: Sequence[NoteLine]) -> list[EvidenceSource]:
-        return [DailyNotes(notes, folder)]
+    def make(ctx: DreamContext) -> list[EvidenceSource]:
+        return [DailyNotes(ctx.inputs.notes, folder)]
 
     return make
 
@@ -94,7 +93,7 @@ def run_preview(
     """Light, REM and the deep ranking over ``root`` (or the notes of ``folder``); nothing
     is written."""
     validate(options)
-    sources: SourceFactory = default_sources
+    sources: SourceFactory = evidence_sources
     if folder is not None:
         label, notes, files = folder_notes(root, folder, days)
         # Historical notes are previewed as of their last night, not as stale today.
@@ -143,7 +142,7 @@ def apply_promotions(
     engine = choose_engine(options, model, None)
     with root_lock(root):
         ctx = open_context(root, options, now, engine, model=None)
-        for phase in (LightPhase(default_sources), RemPhase()):
+        for phase in (LightPhase(evidence_sources), RemPhase()):
             phase.run(ctx)
         assert ctx.state.light is not None
         light = ctx.state.light

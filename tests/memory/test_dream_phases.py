@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from mem_support import NOW, at, copy_root, note, read, tree
+from mem_support import NOW, Crash, at, copy_root, crash_at, note, read, tree
 
 from memory.dream import DreamOptions, run_dream
 from memory.dream.context import DreamInterrupted
@@ -123,18 +123,6 @@ def test_the_recall_store_is_part_of_the_input_hash(root: MemoryRoot) -> None:
     assert run_dream(root, EXTRACTIVE, model=None, now=NOW).status == "skipped"
 
 
-class Crash(BaseException):
-    """Stands for the process dying."""
-
-
-def _crash_at(point: str):  # type: ignore[no-untyped-def]
-    def fault(where: str) -> None:
-        if where == point:
-            raise Crash(where)
-
-    return fault
-
-
 def watched(root: MemoryRoot) -> dict[str, bytes]:
     """Every file a dream cycle writes (the memory, the stores, reports, diary, state)."""
     return {
@@ -164,7 +152,7 @@ def test_a_crash_at_any_write_point_leaves_old_or_new(root: MemoryRoot, tmp_path
     for number, point in enumerate(points):
         copy = copy_root(root, tmp_path / f"crash{number}")
         with pytest.raises(Crash):
-            run_dream(copy, EXTRACTIVE, model=None, now=NOW, fault=_crash_at(point))
+            run_dream(copy, EXTRACTIVE, model=None, now=NOW, fault=crash_at(point))
         recover(copy)
         state = watched(copy)
         assert state == (old if point == "staged" else new), point
@@ -242,7 +230,7 @@ def _crash_points(run, root: MemoryRoot, tmp_path: Path, name: str):  # type: ig
     for number, point in enumerate(points):
         copy = copy_root(root, tmp_path / f"{name}{number}")
         with pytest.raises(Crash):
-            run(copy, _crash_at(point))
+            run(copy, crash_at(point))
         recover(copy)
         assert watched(copy) == (old if point == "staged" else new), (name, point)
 
