@@ -68,9 +68,11 @@ def build_bot(
     def forget_turns(scope: Scope, text: str, apply: bool) -> int:
         return pending[0].forget_turns(scope, text, apply=apply)
 
+    scopes = ScopeDirectory(workspace)
+    scopes.recover_all()  # finish what a crashed dream, forget or flush left
     services = BotServices(
         config=config,
-        scopes=ScopeDirectory(workspace),
+        scopes=scopes,
         search=SearchPool(config),
         dreams=DreamWorker(model=chat_model, clock=now, on_done=dream_done),
         nightly=NightlyJob(

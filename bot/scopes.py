@@ -29,6 +29,7 @@ from bot.errors import ScopeConflict
 from bot.messages import Scope
 from memory.atomic import atomic_write_text
 from memory.paths import MemoryRoot
+from memory.recovery import ensure_recovered
 
 log = logging.getLogger(__name__)
 
@@ -209,12 +210,24 @@ class ScopeDirectory:
                 self._entries[scope.key] = ScopeEntry(scope.key, folder, title)
                 (self.workspace / folder / "memory").mkdir(parents=True, exist_ok=True)
                 self._write()
-        return MemoryRoot.at(self.workspace / folder)
+        root = MemoryRoot.at(self.workspace / folder)
+        ensure_recovered(root)  # what a crashed writer left is finished before any read
+        return root
 
     def root_of_key(self, key: str) -> MemoryRoot | None:
         with self._lock:
             entry = self._entries.get(key)
-        return MemoryRoot.at(self.workspace / entry.folder) if entry else None
+        if entry is None:
+            return None
+        root = MemoryRoot.at(self.workspace / entry.folder)
+        ensure_recovered(root)
+        return root
+
+    def recover_all(self) -> int:
+        """Recover the workspace and every chat's root (at start); how many needed it."""
+        roots = {MemoryRoot.at(self.workspace / e.folder) for e in self.entries()}
+        roots.add(MemoryRoot.at(self.workspace))
+        return sum(1 for root in sorted(roots, key=str) if ensure_recovered(root))
 
     def entries(self) -> list[ScopeEntry]:
         with self._lock:

@@ -24,6 +24,7 @@ from memory.history import undo
 from memory.llm import ChatModel, OpenAIChatModel, read_config_file, settings_from
 from memory.log_setup import configure_logging
 from memory.paths import MemoryRoot
+from memory.recovery import ensure_recovered
 from memory.status import collect_status, format_status
 from memory.transcript import read_jsonl
 
@@ -140,6 +141,7 @@ def root_of(
         raise UsageError(f"the workspace is not a folder: {root.path}")
     if not create and not root.path.is_dir():
         raise UsageError(f"no memory root at {root.path} (give --workspace DIR)")
+    ensure_recovered(root)
     return root
 
 
