@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -51,3 +54,27 @@ def fill(disk: Path, leave_bytes: int = 0) -> Path:
                     raise
                 break
     return filler
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def app_command(tmp_path: Path, **config: object) -> list[str]:
+    """``python app.py --config FILE`` for a terminal bot on ``tmp_path/ws``, offline."""
+    data = {
+        "agent_workspace": str(tmp_path / "ws"),
+        "embedding_provider": "none",
+        "timezone": "Asia/Shanghai",
+        **config,
+    }
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return [sys.executable, str(REPO / "app.py"), "--config", str(path)]
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Poll ``condition`` (another process's progress, which nothing can signal)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
