@@ -95,7 +95,8 @@ class Bot:
         with self._sessions_guard:
             session = self._sessions.get(scope.key)
             if session is None:
-                session = Session.load(self.services.scopes.session_path(scope), scope.key)
+                path = self.services.scopes.session_path(scope)
+                session = Session.load(path, scope.key, self.config.redaction)
                 self._sessions[scope.key] = session
             return session
 

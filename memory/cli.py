@@ -25,6 +25,7 @@ from memory.llm import ChatModel, OpenAIChatModel, read_config_file, settings_fr
 from memory.log_setup import configure_logging
 from memory.paths import MemoryRoot
 from memory.recovery import ensure_recovered
+from memory.redact import Redaction
 from memory.status import collect_status, format_status
 from memory.transcript import read_jsonl
 
@@ -193,6 +194,7 @@ def cmd_flush(args: argparse.Namespace) -> int:
         model=model_of(config),
         now=now,
         group=args.group,
+        redaction=Redaction(phone_numbers=bool(config.get("redact_phone_numbers"))),
     )
     where = str(result.path) if result.path else None
     data = {"path": where, "bullets": result.bullets, "engine": result.engine}

@@ -14,7 +14,7 @@ from pathlib import Path
 from memory.atomic import atomic_write_text, file_lock
 from memory.errors import StorageError
 from memory.paths import MemoryRoot
-from memory.redact import redact
+from memory.redact import DEFAULT, Redaction, redact
 from memory.textfile import read_optional
 
 SECTION_TITLES = ("Trimmed Context", "Daily Summary", "Context Overflow Recovery")
@@ -47,8 +47,8 @@ def header(day: date) -> str:
     return f"# Daily Memory: {day.isoformat()}\n"
 
 
-def _clean_bullet(text: str) -> str:
-    flat = " ".join(redact(text).split())
+def _clean_bullet(text: str, redaction: Redaction) -> str:
+    flat = " ".join(redact(text, redaction).split())
     return flat[:MAX_BULLET_CHARS]
 
 
@@ -125,7 +125,14 @@ def _append_whole(root: MemoryRoot, path: Path, header_text: str, section: str) 
         os.close(fd)
 
 
-def append_section(root: MemoryRoot, title: str, bullets: Sequence[str], *, now: datetime) -> Path:
+def append_section(
+    root: MemoryRoot,
+    title: str,
+    bullets: Sequence[str],
+    *,
+    now: datetime,
+    redaction: Redaction = DEFAULT,
+) -> Path:
     """Append ``## title (HH:MM)`` and its bullets to the note of ``now``'s date.
 
     The header is written once, when the file is created. Writers are serialised by a lock,
@@ -137,7 +144,7 @@ def append_section(root: MemoryRoot, title: str, bullets: Sequence[str], *, now:
     """
     day = now.date()
     path = root.daily_note(day)
-    lines = [_clean_bullet(b) for b in bullets]
+    lines = [_clean_bullet(b, redaction) for b in bullets]
     body = "".join(f"- {line}\n" for line in lines if line)
     if not body:
         raise ValueError("append_section needs at least one non-empty bullet")
