@@ -4,11 +4,11 @@
     ├── ConfigError              config.json or an environment override is invalid
     ├── PluginError              a plugin failed to load or to handle an event
     ├── ScopeConflict            two chats would share one memory folder
-    ├── WorkspaceBusy            another bot already runs on this workspace
-    └── ChatModelUnavailable     no model configured, or the model API failed for good
+    └── WorkspaceBusy            another bot already runs on this workspace
 
     StopPropagation              control flow, not a failure: a plugin handled the event
 
+Model failures are the memory engine's ``ModelError`` (one chat-model boundary).
 Each carries a one-line message fit to show a user; tracebacks go to the log.
 """
 
@@ -31,10 +31,6 @@ class ScopeConflict(BotError):
 
 class WorkspaceBusy(BotError):
     """Another bot process holds the workspace lock."""
-
-
-class ChatModelUnavailable(BotError):
-    """The chat model cannot answer (none configured, or the API failed)."""
 
 
 class StopPropagation(Exception):

@@ -15,7 +15,8 @@ from typing import Any, ClassVar
 
 from bot.dream_worker import DreamJob
 from bot.errors import StopPropagation
-from bot.scope_state import dreaming_enabled, update_state
+from bot.scope_state import dreaming_enabled, set_dreaming
+from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, MessageReceived
@@ -27,7 +28,7 @@ MEMORY_USAGE = (
     "Usage: /memory dream [N] | /memory status | /memory search <query> | "
     "/memory undo | /memory forget <text>"
 )
-DREAM_USAGE = "Usage: /memory dream [N] (N = days of notes, 1..30)"
+DREAM_USAGE = f"Usage: /memory dream [N] (N = days of notes, {MIN_DAYS}..{MAX_DAYS})"
 DREAMING_USAGE = "Usage: /dreaming status|on|off|help"
 REFUSED = "Sorry, only this chat's admins can change its memory."
 CONFIRM_WINDOW = timedelta(minutes=5)
@@ -78,7 +79,7 @@ class CommandsPlugin(Plugin):
         if sub == "undo":
             from memory.history import undo
 
-            message = undo(ctx.root)
+            message = undo(ctx.root, now=ctx.now)
             return message[:1].upper() + message[1:]
         return self.forget(ctx, rest)
 
@@ -86,14 +87,12 @@ class CommandsPlugin(Plugin):
         config = self.services.config
         days = config.dream_days
         if arg:
-            if not arg.isdigit() or not 1 <= int(arg) <= 30:
+            if not arg.isdigit() or not MIN_DAYS <= int(arg) <= MAX_DAYS:
                 return DREAM_USAGE
             days = int(arg)
         # Today's conversation so far belongs in the dream: put it in the note first.
-        self.services.flush_scope(ctx.scope, ctx.now)
-        job = DreamJob(
-            ctx.scope, ctx.root, days, config.dream_max_items, config.dream_engine, origin="command"
-        )
+        self.services.conversations.flush(ctx.scope, ctx.now)
+        job = DreamJob.configured(config, ctx.scope, ctx.root, days=days)
         if not self.services.dreams.submit(job):
             return "A dream is already running for this chat; I will report when it is done."
         return f"Dream started over the last {days} day(s) of notes; I will report when done."
@@ -105,11 +104,11 @@ class CommandsPlugin(Plugin):
             return f"No memory matches {query!r}."
         lines = [f"Memory hits for {query!r}:"]
         for n, hit in enumerate(hits, 1):
-            where = f"{hit['path']}#L{hit['start_line']}"
-            if hit["end_line"] != hit["start_line"]:
-                where += f"-L{hit['end_line']}"
-            snippet = " ".join(str(hit["snippet"]).split())[:160]
-            lines.append(f"{n}. [{hit['score']:.2f}] {where}: {snippet}")
+            where = f"{hit.path}#L{hit.start_line}"
+            if hit.end_line != hit.start_line:
+                where += f"-L{hit.end_line}"
+            snippet = " ".join(str(hit.snippet).split())[:160]
+            lines.append(f"{n}. [{hit.score:.2f}] {where}: {snippet}")
         return "\n".join(lines)
 
     def forget(self, ctx: ChatContext, text: str) -> str:
@@ -124,13 +123,13 @@ class CommandsPlugin(Plugin):
             if text.lower() == "cancel":
                 return "Forget cancelled; nothing was deleted."
             removed = apply_forget(ctx.root, pending[0])
-            turns = self.services.forget_turns(ctx.scope, pending[0].text, True)
+            turns = self.services.conversations.forget(ctx.scope, pending[0].text, apply=True)
             said = f" and {turns} message(s) from the conversation" if turns else ""
             return f"Forgotten: {removed} line(s) deleted, including from the undo history{said}."
         if not text:
             return "Usage: /memory forget <text>"
         plan = plan_forget(ctx.root, text)
-        turns = self.services.forget_turns(ctx.scope, text, False)
+        turns = self.services.conversations.forget(ctx.scope, text, apply=False)
         if not plan.matches and not turns:
             return f"Nothing in this chat's memory matches {text!r}."
         with self._lock:
@@ -162,7 +161,7 @@ class CommandsPlugin(Plugin):
             return DREAMING_USAGE
         if not ctx.is_admin:
             return REFUSED
-        update_state(ctx.root, dreaming=sub == "on")
+        set_dreaming(ctx.root, sub == "on")
         state = "on" if dreaming_enabled(ctx.root, True) else "off"
         log.info("dreaming %s for %s", state, ctx.scope.key)
         return f"Nightly dreaming is now {state} for this chat."

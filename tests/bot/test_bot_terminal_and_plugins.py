@@ -156,10 +156,19 @@ def test_trimming_counts_turns_and_tokens() -> None:
     assert turns_to_trim(window, max_turns=2, max_tokens=10_000) == 0
     assert turns_to_trim(window, max_turns=1, max_tokens=10_000) == 2
     # each message is 1 + 4 tokens; 12 tokens keep the last two messages only
-    assert turns_to_trim(window, max_turns=5, max_tokens=12) == 2
+    assert turns_to_trim(window, max_turns=5, max_tokens=12, keep=1.0) == 2
     assert turns_to_trim(window, max_turns=5, max_tokens=1) == 3  # the newest always stays
+    # over a limit, the window is cut to 3/4 of it: 12 -> 9 tokens keep one message
+    assert turns_to_trim(window, max_turns=5, max_tokens=12) == 3
     assert hard_trim(window) == 2
     assert hard_trim([turn("user", "x")]) == 0
+
+
+def test_trimming_works_in_batches() -> None:
+    """With 8 turns allowed, a trim cuts to 6: the next trim is two messages away."""
+    window = [turn("user" if i % 2 == 0 else "assistant", str(i)) for i in range(18)]
+    assert turns_to_trim(window, max_turns=8, max_tokens=10_000) == 6  # 9 turns -> 6
+    assert turns_to_trim(window[6:], max_turns=8, max_tokens=10_000) == 0
 
 
 def test_archive_hints_match_trigger_words() -> None:

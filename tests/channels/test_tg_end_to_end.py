@@ -94,7 +94,7 @@ def test_private_and_group_chats_end_to_end(
     assert len(server.sent) == 2  # ... the remark was not
 
     # the nightly flush (through the bot's API) writes each scope's daily note
-    bot.nightly(clock.now(ZONE))
+    bot.services.nightly.run(clock.now(ZONE))
     private_note = note_of(workspace / "scopes" / "telegram" / f"user-{ALICE}")
     group_note = note_of(workspace / "scopes" / "telegram" / f"group-{GROUP}")
     assert "上海" in private_note and "cake" not in private_note

@@ -59,7 +59,15 @@ def test_search_and_bad_input(tmp_path: Path) -> None:
         assert client.get("/api/notes/2026-13-99").status_code == 400
         assert client.get("/api/notes/1999-01-01").status_code == 400
         assert client.post("/api/chat", json={"text": ""}).status_code == 422
-        assert client.post("/api/dream", json={"days": 99}).status_code == 422
+        for days in (99, 0, -1):
+            bad_dream = client.post("/api/dream", json={"days": days})
+            assert bad_dream.status_code == 400
+            assert bad_dream.json() == {"detail": "days must be 1..30"}
+        assert client.post("/api/dream", json={"days": "many"}).json() == {
+            "detail": "days: Input should be a valid integer, unable to parse string as an integer"
+        }
+        assert client.get("/api/messages").json() == {"messages": []}  # no dream ran
+        assert client.get("/api/dreaming").json()["last_dream"] is None
 
 
 def test_chat_goes_through_the_bot(tmp_path: Path, llm: FakeOpenAI) -> None:
@@ -71,6 +79,11 @@ def test_chat_goes_through_the_bot(tmp_path: Path, llm: FakeOpenAI) -> None:
             "replies": ["Hi from the model"]
         }
         assert "memory_search" in str(llm.chat_requests()[0]["tools"])
+        turns = client.get("/api/history").json()["turns"]  # what a reloaded page shows
+        assert [(t["role"], t["text"]) for t in turns] == [
+            ("user", "hello"),
+            ("assistant", "Hi from the model"),
+        ]
 
 
 def test_password_is_required_when_set(tmp_path: Path) -> None:
