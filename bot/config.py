@@ -33,6 +33,7 @@ from pydantic import (
 
 from bot.errors import ConfigError
 from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
+from memory.redact import Redaction
 
 ENV_PREFIX = "COW_"
 
@@ -112,6 +113,8 @@ class BotConfig(BaseModel):
     group_at_off: StrictBool = False
     # permissions
     admin_users: list[str] = Field(default_factory=list)
+    # privacy: secrets, cards and identity numbers are always redacted; phone numbers too
+    redact_phone_numbers: StrictBool = False
     # logging
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
@@ -174,6 +177,10 @@ class BotConfig(BaseModel):
         return bool(self.model) and (
             self.open_ai_api_key is not None or self.open_ai_api_base is not None
         )
+
+    @property
+    def redaction(self) -> Redaction:
+        return Redaction(phone_numbers=self.redact_phone_numbers)
 
     def plugin_dir(self) -> Path:
         if self.plugin_config_dir:

@@ -12,6 +12,7 @@ from memory.errors import UsageError
 from memory.memory_file import read_archive, read_memory
 from memory.paths import MemoryRoot
 from memory.provenance import SourceRef
+from memory.recovery import ensure_recovered
 from memory.search.tools import readable_path
 from plugins.status_text import dreaming_info, memory_counts
 
@@ -56,6 +57,7 @@ class ConsoleView:
     def __init__(self, services: BotServices, root: MemoryRoot) -> None:
         self.services = services
         self.root = root
+        ensure_recovered(root)
 
     def memory_items(self) -> list[dict[str, Any]]:
         return [
