@@ -18,13 +18,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.security import HTTPBasic, HTTPBasicCredentials
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from bot.console import ChatEntry, ConsoleTurn, ConsoleView
 from bot.messages import WEB_SCOPE, IncomingMessage
 from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
+from memory.textfile import clean_text
 
 STATIC = Path(__file__).parent / "static"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
@@ -32,6 +33,11 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 class ChatIn(BaseModel):
     text: str = Field(min_length=1, max_length=20000)
+
+    @field_validator("text", mode="before")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:  # a lone surrogate is replaced, not a 4xx
+        return clean_text(value) if isinstance(value, str) else value
 
 
 class DreamIn(BaseModel):
