@@ -9,6 +9,7 @@ command line (``python -m memory``) does not take it; its commands lock each roo
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 from pathlib import Path
@@ -38,8 +39,9 @@ class WorkspaceLock:
                 f"another CowDream bot (pid {holder}) is already running on the workspace "
                 f"{workspace}; stop it first, or give this one another agent_workspace"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        with contextlib.suppress(OSError):  # the pid is only for the message (a full disk)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         return cls(path, fd)
 
     def release(self) -> None:

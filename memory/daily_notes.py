@@ -15,7 +15,7 @@ from memory.atomic import atomic_write_text, file_lock
 from memory.errors import StorageError
 from memory.paths import MemoryRoot
 from memory.redact import DEFAULT, Redaction, redact
-from memory.textfile import read_optional
+from memory.textfile import clean_text, read_optional
 
 SECTION_TITLES = ("Trimmed Context", "Daily Summary", "Context Overflow Recovery")
 _BULLET = re.compile(r"^\s*[-*+]\s+(?P<text>.+?)\s*$")
@@ -48,7 +48,7 @@ def header(day: date) -> str:
 
 
 def _clean_bullet(text: str, redaction: Redaction) -> str:
-    flat = " ".join(redact(text, redaction).split())
+    flat = " ".join(redact(clean_text(text), redaction).split())
     return flat[:MAX_BULLET_CHARS]
 
 

@@ -10,12 +10,13 @@ after the user confirms; the whole change is one atomic commit.
 from __future__ import annotations
 
 import contextlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory.atomic import file_lock
 from memory.daily_notes import note_lock, repair_note
-from memory.dream.state import history_dir, root_lock
+from memory.dream.state import SNAPSHOT_FILES, content_hash, history_dir, root_lock
 from memory.errors import UsageError
 from memory.paths import NOTE_NAME, MemoryRoot
 from memory.provenance import strip_comments
@@ -88,6 +89,28 @@ def _lock_notes(
         held.add(relative)
 
 
+def _rehash_snapshots(root: MemoryRoot, txn: Transaction, rewritten: dict[str, str]) -> None:
+    """Snapshots forget rewrote keep hashes that match, so undo can still verify them."""
+    history = root.relative(history_dir(root)) + "/"
+    folders = {r.rsplit("/", 1)[0] for r in rewritten if r.startswith(history)}
+    for folder in sorted(folders):
+        meta_path = root.resolve(f"{folder}/meta.json")
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(meta, dict) or not isinstance(meta.get("sha256"), dict):
+            continue  # an old snapshot without hashes, or not one at all
+        for name in SNAPSHOT_FILES:
+            relative = f"{folder}/{name}"
+            text = rewritten.get(relative)
+            if text is None:
+                text = read_optional(root.resolve(relative))
+            if text is not None:
+                meta["sha256"][name] = content_hash(text)
+        txn.write(root.relative(meta_path), json.dumps(meta, ensure_ascii=False, indent=2))
+
+
 def apply_forget(root: MemoryRoot, plan: ForgetPlan, *, fault: Fault | None = None) -> int:
     """Remove the planned lines (re-checked under the locks); the number removed.
 
@@ -101,6 +124,7 @@ def apply_forget(root: MemoryRoot, plan: ForgetPlan, *, fault: Fault | None = No
             fresh = plan_forget(root, plan.text)
         txn = Transaction(root)
         removed = 0
+        rewritten: dict[str, str] = {}
         for relative in fresh.files:
             path = root.resolve(relative)
             drop = {n for p, n, _ in fresh.matches if p == relative}
@@ -114,7 +138,9 @@ def apply_forget(root: MemoryRoot, plan: ForgetPlan, *, fault: Fault | None = No
                 txn.write_appendable(relative, text, size=len(raw), lock=note_lock(root, path))
             else:
                 kept = [line for n, line in enumerate(lines, start=1) if n not in drop]
-                txn.write(relative, "\n".join(kept) + ("\n" if kept else ""))
+                rewritten[relative] = "\n".join(kept) + ("\n" if kept else "")
+                txn.write(relative, rewritten[relative])
+        _rehash_snapshots(root, txn, rewritten)
         if removed:
             txn.commit(fault)
         return removed

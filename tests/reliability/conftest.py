@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bot"))
+for suite in ("bot", "web"):  # their helpers (bot_support, web_support) are used here too
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / suite))
 
-from tests.bot.conftest import clock, make_bot
+from tests.bot.conftest import clock, make_bot  # noqa: E402
 
 __all__ = ["clock", "make_bot"]
 
