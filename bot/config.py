@@ -32,6 +32,7 @@ from pydantic import (
 )
 
 from bot.errors import ConfigError
+from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
 
 ENV_PREFIX = "COW_"
 
@@ -85,11 +86,12 @@ class BotConfig(BaseModel):
     plugin_config_dir: str | None = None
     # dreaming and the nightly job
     dreaming_enabled: StrictBool = True
-    dream_days: int = Field(default=3, ge=1, le=30)
+    dream_days: int = Field(default=3, ge=MIN_DAYS, le=MAX_DAYS)
     dream_max_items: int = Field(default=30, ge=1, le=200)
-    dream_engine: Literal["auto", "llm", "extractive"] = "auto"
+    dream_engine: EngineName = "auto"
     nightly_time: str = "23:55"
     nightly_spread_minutes: int = Field(default=4, ge=0, le=30)
+    nightly_reports: StrictBool = True  # nightly dream results go to the chat's admins
     # search
     embedding_provider: Literal["auto", "local", "openai", "none"] = "auto"
     embedding_model: str | None = None
@@ -112,6 +114,11 @@ class BotConfig(BaseModel):
     admin_users: list[str] = Field(default_factory=list)
     # logging
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @field_validator("timezone", mode="before")
+    @classmethod
+    def _machine_zone_when_unset(cls, value: Any) -> Any:
+        return machine_timezone() if value is None or value == "" else value
 
     @field_validator("timezone")
     @classmethod

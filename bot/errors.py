@@ -2,11 +2,11 @@
 
     BotError                     base of every failure the bot reports on purpose
     ├── ConfigError              config.json or an environment override is invalid
-    ├── PluginError              a plugin failed to load or to handle an event
-    └── ChatModelUnavailable     no model configured, or the model API failed for good
+    └── PluginError              a plugin failed to load or to handle an event
 
     StopPropagation              control flow, not a failure: a plugin handled the event
 
+Model failures are the memory engine's ``ModelError`` (one chat-model boundary).
 Each carries a one-line message fit to show a user; tracebacks go to the log.
 """
 
@@ -21,10 +21,6 @@ class ConfigError(BotError):
 
 class PluginError(BotError):
     """A plugin could not be loaded or configured."""
-
-
-class ChatModelUnavailable(BotError):
-    """The chat model cannot answer (none configured, or the API failed)."""
 
 
 class StopPropagation(Exception):

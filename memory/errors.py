@@ -5,6 +5,7 @@
     ├── PathOutsideRoot          a path that escapes the memory root
     ├── MalformedFile            a markdown or state file the engine cannot parse
     ├── ModelError               the chat model failed or answered out of contract
+    │   └── ContextOverflow      the conversation does not fit the model's context window
     ├── DreamRefused             a dream result that would lose items it cannot account for
     └── Busy                     another process holds the root's lock
 
@@ -30,6 +31,10 @@ class MalformedFile(MemoryEngineError):
 
 class ModelError(MemoryEngineError):
     """The chat model failed, timed out or broke the JSON contract."""
+
+
+class ContextOverflow(ModelError):
+    """The API said the conversation does not fit the model's context window."""
 
 
 class DreamRefused(MemoryEngineError):

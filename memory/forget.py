@@ -18,6 +18,7 @@ from memory.paths import MemoryRoot
 from memory.provenance import strip_comments
 from memory.textfile import read_optional
 from memory.transaction import Transaction
+from memory.wording import plural
 
 MIN_CHARS = 2
 TOMBSTONE = "- [forgotten]"
@@ -39,7 +40,9 @@ class ForgetPlan:
     def summary(self) -> str:
         if not self.matches:
             return f"nothing mentions {self.text!r}"
-        return f"{len(self.matches)} line(s) in {len(self.files)} file(s) mention {self.text!r}"
+        lines, files = len(self.matches), len(self.files)
+        verb = "mentions" if lines == 1 else "mention"
+        return f"{plural(lines, 'line')} in {plural(files, 'file')} {verb} {self.text!r}"
 
 
 def _files(root: MemoryRoot) -> list[Path]:

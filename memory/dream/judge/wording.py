@@ -13,7 +13,7 @@ import re
 from datetime import date
 
 from memory.dream.judge.dates import resolve
-from memory.dream.judge.speaker import Spoken
+from memory.speaker import Spoken
 
 _RELATIONS_ZH = (
     "父亲|爸爸|爸|母亲|妈妈|妈|父母|爸妈|妻子|老婆|丈夫|老公|儿子|女儿|孩子|宝宝|哥哥|姐姐|弟弟|妹妹|"
