@@ -267,8 +267,13 @@ def run_recall(passages: int) -> dict[str, Any]:
         "queries": len(questions),
         "embed_per_s": round(per_s, 1),
     }
-    for name in ("float16",):
-        index = VectorIndex(Codec(name, data.shape[1]))
+    # 8-bit codes need a range per dimension: taken from a third of the passages, widened
+    calibration = data[: max(1, len(data) // 3)]
+    low, high = calibration.min(axis=0), calibration.max(axis=0)
+    margin = 0.1 * (high - low)
+    ranges = tuple(float(x) for x in np.concatenate([low - margin, high - low + 2 * margin]))
+    for name in ("float16", "sq8"):
+        index = VectorIndex(Codec(name, data.shape[1], ranges if name == "sq8" else ()))
         index.add(list(range(len(data))), data)
         found = [{i for i, _ in index.search(q, 10)} for q in questions]
         out[f"{name}_recall@10"] = round(
@@ -303,7 +308,7 @@ def main() -> None:
     parser.add_argument("--chats", type=int, default=200)
     parser.add_argument("--chat-chunks", type=int, default=500)
     parser.add_argument("--pool-rounds", type=int, default=2)
-    parser.add_argument("--recall-passages", type=int, default=3000)
+    parser.add_argument("--recall-passages", type=int, default=1500)
     parser.add_argument("--codec", default="float16")
     parser.add_argument("--work", help="folder for the roots (default: temporary)")
     parser.add_argument("--step", help=argparse.SUPPRESS)

@@ -106,16 +106,20 @@ class SearchPool:
         """Close idle services, then the least recently used beyond the limits (the guard
         is held; a service in use is skipped)."""
         now = time.monotonic()
-        open_ones = sorted(
-            ((s.last_used, k, s, lock) for k, (s, lock) in self._services.items() if s.is_open),
+        others = sorted(
+            (
+                (s.last_used, s, lock)
+                for k, (s, lock) in self._services.items()
+                if s.is_open and k != keep
+            ),
             key=lambda item: item[0],
         )
-        count = len(open_ones)
-        held = sum(s.vector_bytes() for _, _, s, _ in open_ones)
-        for last_used, key, service, lock in open_ones:
+        count = len(others) + 1  # the one about to be used is open, or soon will be
+        held = sum(s.vector_bytes() for _, s, _ in others) + self._services[keep][0].vector_bytes()
+        for last_used, service, lock in others:
             idle = now - last_used >= self.idle_seconds
             over = count > self.max_open or held > self.vector_budget
-            if key == keep or not (idle or over):
+            if not (idle or over):
                 continue
             if not lock.acquire(blocking=False):
                 continue

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from memory import clock
 from memory.atomic import file_lock
@@ -43,11 +43,13 @@ from memory.search.vector_index import CODECS
 from memory.segment import segmenter_id
 
 Source = Literal["vector", "keyword", "hybrid"]
+_T = TypeVar("_T")
 log = logging.getLogger(__name__)
 
 DEPTH_MIN, DEPTH_PER_HIT = 100, 20  # candidates asked of each side per search
 MAX_LIMIT = 1000
 LOCK_WAIT_S = 30.0  # how long ``index`` waits for another process's write
+PRUNE_MIN, PRUNE_SHARE = 2000, 0.1  # removed chunks before unused cached vectors are dropped
 
 
 class SearchUnavailable(MemoryEngineError):
@@ -119,6 +121,7 @@ class _Open:
     last_chunk: int = 0
     removed_seq: int = 0
     current: bool = False  # built with this signature (else the next sync rebuilds)
+    unused: int = 0  # chunks removed since the embedding cache was last pruned
     reset: str | None = None
 
 
@@ -239,6 +242,10 @@ class MemorySearch:
         )
         if changes.wrote:
             store.prune_removed()
+            state.unused += len(changes.removed)
+            if state.unused > max(PRUNE_MIN, PRUNE_SHARE * len(state.vectors.ids)):
+                store.prune_cache()
+                state.unused = 0
             store.conn.commit()
             state.files.update(changes.recorded)
             for relative in changes.forgotten:
@@ -276,6 +283,23 @@ class MemorySearch:
     ) -> IndexReport:
         """Bring the index up to date with the markdown files: every file is stat-ed, only
         changed files are read. Waits up to ``LOCK_WAIT_S`` for another writer."""
+        return self._recovering(lambda: self._sync(progress, rebuild))
+
+    def _recovering(self, action: Callable[[], _T]) -> _T:
+        """Run ``action``; if the database turns out to be damaged, set it aside, rebuild
+        from the files and run it once more."""
+        try:
+            return action()
+        except sqlite3.DatabaseError as exc:
+            text = str(exc)
+            if "locked" in text or "busy" in text or isinstance(exc, sqlite3.ProgrammingError):
+                raise
+            self.close()
+            store_module.set_aside(self.root.index_dir / "search.sqlite")
+            log.warning("%s: the search index was damaged (%s); rebuilt", self.root.path, text)
+        return action()
+
+    def _sync(self, progress: Callable[[str], None] | None, rebuild: bool) -> IndexReport:
         with self._lock:
             state = self._open()
             with self._writer(LOCK_WAIT_S), self._locked_out(), state.store.patient(LOCK_WAIT_S):
@@ -347,6 +371,9 @@ class MemorySearch:
         if not 1 <= limit <= MAX_LIMIT:
             raise UsageError(f"--limit must be between 1 and {MAX_LIMIT}, got {limit}")
         self.last_used = time.monotonic()
+        return self._recovering(lambda: self._search(query, limit, min_score, now))
+
+    def _search(self, query: str, limit: int, min_score: float, now: date | None) -> list[Hit]:
         with self._lock:
             state = self._open()
             self._refresh(state)

@@ -5,11 +5,13 @@ and searches can share it. Everything here is derived from the markdown and can 
 :func:`connect` sets an unreadable database aside and starts a new one
 (:class:`Opened` says so).
 
-Every query a search runs is a point or range lookup on a key (chunk ids, a path, a file
-name, a text hash): nothing per query reads a whole table. Chunk ids only grow
-(``AUTOINCREMENT``), and a trigger logs each deleted id with a sequence number, so another
-connection holding vectors in memory follows deletions by reading the log from where it
-stopped instead of comparing every id.
+Vectors are appended in rowid order (their pages stay full; a table keyed by the random
+text hash would leave a fifth of each page empty) and found through a small index on
+``(model, text_hash)``. Every query a search runs is a point or range lookup on a key
+(chunk ids, a path, a file name, a text hash): nothing per query reads a whole table.
+Chunk ids only grow (``AUTOINCREMENT``), and a trigger logs each deleted id with a
+sequence number, so another connection holding vectors in memory follows deletions by
+reading the log from where it stopped instead of comparing every id.
 """
 
 from __future__ import annotations
@@ -52,9 +54,9 @@ CREATE TABLE IF NOT EXISTS models (
     id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, dim INTEGER NOT NULL, codec TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS embeddings (
-    model INTEGER NOT NULL, text_hash BLOB NOT NULL, vector BLOB NOT NULL,
-    PRIMARY KEY (model, text_hash)
-) WITHOUT ROWID;
+    id INTEGER PRIMARY KEY, model INTEGER NOT NULL, text_hash BLOB NOT NULL,
+    vector BLOB NOT NULL, UNIQUE (model, text_hash)
+);
 CREATE TABLE IF NOT EXISTS legacy_embeddings (
     model_key TEXT NOT NULL, text_hash BLOB NOT NULL, vector BLOB NOT NULL
 );
@@ -134,7 +136,8 @@ def _open(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _set_aside(path: Path, suffix: str) -> Path:
+def set_aside(path: Path, suffix: str = "unreadable") -> Path:
+    """Move a database (and its WAL files) out of the way; returns the new path."""
     for part in ("", "-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):
             os.replace(f"{path}{part}", f"{path}.{suffix}{part}")
@@ -156,7 +159,7 @@ def connect(path: Path) -> Opened:
             raise Busy(f"the search index is locked by another process ({path})") from exc
         reason = str(exc)
     except _OlderLayout:
-        old = _set_aside(path, "old")
+        old = set_aside(path, "old")
         conn = _open(path)
         _carry_over(old, conn)
         for part in ("", "-wal", "-shm"):
@@ -165,7 +168,7 @@ def connect(path: Path) -> Opened:
         return Opened(conn, "the search index had an older layout and was rebuilt")
     except sqlite3.DatabaseError as exc:
         reason = str(exc)
-    _set_aside(path, "unreadable")
+    set_aside(path, "unreadable")
     return Opened(_open(path), f"the search index was unreadable ({reason}) and was rebuilt")
 
 
@@ -432,9 +435,16 @@ class Store:
         self.conn.execute("DELETE FROM legacy_embeddings")
         self.conn.commit()
 
+    def prune_cache(self) -> int:
+        """Drop cached vectors no chunk uses any more (texts edited away); returns how many."""
+        cursor = self.conn.execute(
+            "DELETE FROM embeddings WHERE text_hash NOT IN (SELECT text_hash FROM chunks)"
+        )
+        return int(cursor.rowcount)
+
     def put_codes(self, model: int, items: Sequence[tuple[bytes, bytes]]) -> None:
         self.conn.executemany(
-            "INSERT OR REPLACE INTO embeddings(model, text_hash, vector) VALUES (?, ?, ?)",
+            "INSERT OR IGNORE INTO embeddings(model, text_hash, vector) VALUES (?, ?, ?)",
             [(model, h, v) for h, v in items],
         )
         self.conn.commit()

@@ -19,6 +19,7 @@ from conftest import FakeEmbeddings, write
 
 from memory import clock
 from memory.paths import MemoryRoot
+from memory.search import service as service_module
 from memory.search.service import MemorySearch, SearchSettings
 
 NOW = date(2026, 11, 30)
@@ -240,3 +241,22 @@ def test_another_process_writing_the_index_is_followed_by_its_log(
     assert not [s for s in tracer.statements if "JOIN embeddings" in s]
     writer.close()
     reader.close()
+
+
+def test_vectors_no_chunk_uses_are_pruned_from_the_cache(
+    tmp_path: Path, embeddings_server: FakeEmbeddings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service_module, "PRUNE_MIN", 3)
+    base = tmp_path / "r"
+    write(base, "memory/2026-11-28.md", "- one alpha\n\n- two beta\n\n- three gamma\n")
+    svc = MemorySearch(MemoryRoot.at(base), fake_openai(embeddings_server))
+    svc.sync()
+    conn = connection(svc)
+    assert conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0] == 3
+    for n in range(4):  # each rewrite removes a chunk and adds one
+        write(base, "memory/2026-11-28.md", f"- one alpha\n\n- two beta\n\n- version {n}\n")
+        svc.search("alpha", now=NOW)
+    cached = {r[0] for r in conn.execute("SELECT vector FROM embeddings")}
+    assert len(cached) <= 4 + 1  # the live three, and what came after the last prune
+    assert svc.search("version 3", now=NOW)[0].snippet == "- version 3"
+    svc.close()
