@@ -32,6 +32,8 @@ from pydantic import (
 )
 
 from bot.errors import ConfigError
+from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
+from memory.redact import Redaction
 
 ENV_PREFIX = "COW_"
 
@@ -59,7 +61,7 @@ def machine_timezone() -> str:
 
 
 class BotConfig(BaseModel):
-    """Every key of ``config.json``; see docs/bot.md for what each one does."""
+    """Every key of ``config.json``; README.md lists what each one does."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=True)
 
@@ -85,11 +87,12 @@ class BotConfig(BaseModel):
     plugin_config_dir: str | None = None
     # dreaming and the nightly job
     dreaming_enabled: StrictBool = True
-    dream_days: int = Field(default=3, ge=1, le=30)
+    dream_days: int = Field(default=3, ge=MIN_DAYS, le=MAX_DAYS)
     dream_max_items: int = Field(default=30, ge=1, le=200)
-    dream_engine: Literal["auto", "llm", "extractive"] = "auto"
+    dream_engine: EngineName = "auto"
     nightly_time: str = "23:55"
     nightly_spread_minutes: int = Field(default=4, ge=0, le=30)
+    nightly_reports: StrictBool = True  # nightly dream results go to the chat's admins
     # search
     embedding_provider: Literal["auto", "local", "openai", "none"] = "auto"
     embedding_model: str | None = None
@@ -110,8 +113,15 @@ class BotConfig(BaseModel):
     group_at_off: StrictBool = False
     # permissions
     admin_users: list[str] = Field(default_factory=list)
+    # privacy: secrets, cards and identity numbers are always redacted; phone numbers too
+    redact_phone_numbers: StrictBool = False
     # logging
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @field_validator("timezone", mode="before")
+    @classmethod
+    def _machine_zone_when_unset(cls, value: Any) -> Any:
+        return machine_timezone() if value is None or value == "" else value
 
     @field_validator("timezone")
     @classmethod
@@ -167,6 +177,10 @@ class BotConfig(BaseModel):
         return bool(self.model) and (
             self.open_ai_api_key is not None or self.open_ai_api_base is not None
         )
+
+    @property
+    def redaction(self) -> Redaction:
+        return Redaction(phone_numbers=self.redact_phone_numbers)
 
     def plugin_dir(self) -> Path:
         if self.plugin_config_dir:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -11,6 +12,7 @@ from memory.errors import UsageError
 from memory.memory_file import read_archive, read_memory
 from memory.paths import MemoryRoot
 from memory.provenance import SourceRef
+from memory.recovery import ensure_recovered
 from memory.search.tools import readable_path
 from plugins.status_text import dreaming_info, memory_counts
 
@@ -31,12 +33,31 @@ def _day(text: str) -> date:
         raise UsageError(f"not a date (YYYY-MM-DD): {text!r}") from None
 
 
+@dataclass(frozen=True)
+class ChatEntry:
+    """A chat whose memory the console can show: its scope key, title and folder."""
+
+    key: str
+    title: str
+    folder: str
+
+
+@dataclass(frozen=True)
+class ConsoleTurn:
+    """One message of the owner's console conversation, to show again after a reload."""
+
+    role: str
+    text: str
+    time: str | None
+
+
 class ConsoleView:
     """Read-only views of ``root`` for the console; every path stays inside the root."""
 
     def __init__(self, services: BotServices, root: MemoryRoot) -> None:
         self.services = services
         self.root = root
+        ensure_recovered(root)
 
     def memory_items(self) -> list[dict[str, Any]]:
         return [
@@ -94,7 +115,7 @@ class ConsoleView:
         return entries
 
     def dreaming(self) -> dict[str, Any]:
-        info = dreaming_info(self.services, self.root)
+        info = dreaming_info(self.services, self.root).to_dict()
         counts = memory_counts(self.root)
         info["counts"] = {
             "items": counts.get("items", 0),
@@ -106,4 +127,5 @@ class ConsoleView:
     def search(self, query: str, limit: int = 8) -> list[dict[str, Any]]:
         if not query.strip():
             raise UsageError("the search query is empty")
-        return self.services.search.search(self.root, query, limit=limit, min_score=0.0)
+        hits = self.services.search.search(self.root, query, limit=limit, min_score=0.0)
+        return [hit.to_dict() for hit in hits]

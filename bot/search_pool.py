@@ -22,7 +22,7 @@ from memory.paths import MemoryRoot
 
 if TYPE_CHECKING:
     from memory.search.embeddings.base import EmbeddingProvider
-    from memory.search.service import MemorySearch
+    from memory.search.service import Hit, MemorySearch
 
 log = logging.getLogger(__name__)
 
@@ -140,13 +140,11 @@ class SearchPool:
 
     def search(
         self, root: MemoryRoot, query: str, *, limit: int = 6, min_score: float = 0.35
-    ) -> list[dict[str, Any]]:
-        """Hits as dicts (path, start_line, end_line, score, snippet, source)."""
+    ) -> list[Hit]:
+        """The best hits in ``root`` for ``query``."""
         service, lock = self._open(root)
         with lock:
-            return [
-                hit.to_dict() for hit in service.search(query, limit=limit, min_score=min_score)
-            ]
+            return service.search(query, limit=limit, min_score=min_score)
 
     def tool_search(
         self, root: MemoryRoot, query: str, max_results: int, min_score: float

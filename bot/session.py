@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.tokens import message_tokens
 from memory.atomic import atomic_write_text
-from memory.redact import redact
+from memory.redact import DEFAULT, Redaction, redact
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +43,9 @@ class ChatTurn:
         return cls(role, content, when.isoformat(timespec="seconds") if when else None, name)
 
 
-def _stored(turn: ChatTurn) -> dict[str, Any]:
+def _stored(turn: ChatTurn, redaction: Redaction) -> dict[str, Any]:
     """A turn as saved to disk: secrets never reach the file."""
-    return {**asdict(turn), "content": redact(turn.content)}
+    return {**asdict(turn), "content": redact(turn.content, redaction)}
 
 
 @dataclass
@@ -58,10 +58,11 @@ class Session:
     unflushed: int = 0
     backlog: list[ChatTurn] = field(default_factory=list)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    redaction: Redaction = DEFAULT
 
     @classmethod
-    def load(cls, path: Path, scope_key: str) -> Session:
-        session = cls(path, scope_key)
+    def load(cls, path: Path, scope_key: str, redaction: Redaction = DEFAULT) -> Session:
+        session = cls(path, scope_key, redaction=redaction)
         if not path.exists():
             return session
         try:
@@ -78,9 +79,9 @@ class Session:
     def save(self) -> None:
         data: dict[str, Any] = {
             "scope": self.scope_key,
-            "window": [_stored(t) for t in self.window],
+            "window": [_stored(t, self.redaction) for t in self.window],
             "unflushed": self.unflushed,
-            "backlog": [_stored(t) for t in self.backlog],
+            "backlog": [_stored(t, self.redaction) for t in self.backlog],
         }
         atomic_write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1))
 

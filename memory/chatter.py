@@ -1,12 +1,14 @@
 """Recognising transient chatter: greetings, acknowledgements, small talk, tool noise.
 
-Pure functions shared by the rule-based flush and the extractive dream.
+Pure functions shared by the rule-based flush, the light phase and the extractive dream.
 """
 
 from __future__ import annotations
 
 import re
 
+from memory.daily_notes import split_speaker
+from memory.redact import MASK
 from memory.segment import content_words, has_cjk
 
 _ACK_WORDS = frozenset(
@@ -94,3 +96,16 @@ def too_short(text: str) -> bool:
 def is_chatter(text: str) -> bool:
     """True for text not worth keeping in memory on its own."""
     return is_greeting_or_ack(text) or is_tool_noise(text) or is_small_talk(text) or too_short(text)
+
+
+_TRANSIENT = re.compile(
+    r"(?i)^(?:用户)?(?:问了?|询问|想知道)|\basked (?:about|what|how|when|where|why|whether|if)\b"
+)
+
+
+def is_transient(text: str) -> bool:
+    """Chatter, questions and "asked about ..." lines: left in the notes, not distilled."""
+    _, statement = split_speaker(text)
+    if MASK in statement:  # what was worth keeping here was a secret
+        return True
+    return is_chatter(statement) or is_question(statement) or bool(_TRANSIENT.search(statement))

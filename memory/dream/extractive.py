@@ -3,7 +3,7 @@
 Statements come from the prior MEMORY.md items and the bullets of the notes in the window.
 Chatter is dropped; near-duplicates merge into one item citing every line; a newer
 statement that contradicts an older one about the same thing supersedes it; the rest is
-ranked and cut at the cap, the overflow going to the archive.
+ranked, most durable first (the deep phase cuts it at the cap).
 """
 
 from __future__ import annotations
@@ -15,27 +15,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 
-from memory.chatter import is_chatter, is_question
 from memory.daily_notes import split_speaker
+from memory.dream.judgement import is_transient, same_fact, supersedes
 from memory.dream.model import DreamInputs, Proposal
-from memory.dream.similarity import KIND_WEIGHT, features, near_duplicate, supersedes
-from memory.memory_file import MemoryItem
-from memory.provenance import SourceRef
-from memory.redact import MASK
-from memory.segment import has_cjk
+from memory.dream.sections import section_for
+from memory.dream.similarity import KIND_WEIGHT, features
+from memory.memory_file import MemoryItem, cited_lines
+from memory.provenance import SourceRef, compress_refs
 
 _DATE_IN_PATH = re.compile(r"(\d{4})-(\d{2})-(\d{2})\.md$")
-_TRANSIENT = re.compile(
-    r"(?i)^(?:用户)?(?:问了?|询问|想知道)|\basked (?:about|what|how|when|where|why|whether|if)\b"
-)
-SECTION_NAMES = {
-    "preference": ("Preferences", "偏好"),
-    "person": ("People", "人物"),
-    "decision": ("Decisions and plans", "决定与计划"),
-    "lesson": ("Lessons", "经验教训"),
-    "fact": ("Facts", "事实"),
-    "other": ("Notes", "其他"),
-}
 CANDIDATES_PER_LOOKUP = 24
 # A token in this many groups ("用户", "user") says nothing about which group is alike.
 COMMON_TOKEN = 300
@@ -81,30 +69,6 @@ class Cluster:
         return [s.prior for s in self.members if s.prior is not None]
 
 
-def section_for(text: str) -> str:
-    """The MEMORY.md section of a new item: its kind, named in its language."""
-    en, zh = SECTION_NAMES[features(text).kind]
-    return zh if has_cjk(text) else en
-
-
-def compress_refs(refs: object) -> tuple[SourceRef, ...]:
-    """Sorted, de-duplicated references, adjacent lines of a file joined into ranges."""
-    lines: dict[str, set[int]] = defaultdict(set)
-    for ref in refs:  # type: ignore[attr-defined]
-        lines[ref.path].update(ref.lines())
-    out: list[SourceRef] = []
-    for path in sorted(lines):
-        numbers = sorted(lines[path])
-        start = prev = numbers[0]
-        for n in numbers[1:]:
-            if n != prev + 1:
-                out.append(SourceRef(path, start, prev))
-                start = n
-            prev = n
-        out.append(SourceRef(path, start, prev))
-    return tuple(out)
-
-
 def _day_of(refs: tuple[SourceRef, ...], default: date) -> date:
     days = []
     for ref in refs:
@@ -121,14 +85,6 @@ def _speaker(text: str) -> str | None:
     return split_speaker(text)[0]
 
 
-def is_transient(text: str) -> bool:
-    """Chatter, questions and "asked about ..." lines: left in the notes, not distilled."""
-    _, statement = split_speaker(text)
-    if MASK in statement:  # what was worth keeping here was a secret
-        return True
-    return is_chatter(statement) or is_question(statement) or bool(_TRANSIENT.search(statement))
-
-
 class ExtractiveEngine:
     name = "extractive"
 
@@ -139,20 +95,15 @@ class ExtractiveEngine:
         superseded = self._supersede(clusters)
         live = [c for c in clusters if c.superseded_by is None]
         ranked = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
-        cap = max(0, inputs.max_items - len(inputs.handwritten))
-        keep, overflow = ranked[:cap], ranked[cap:]
 
-        proposal = Proposal(keep=[self._item(c) for c in keep], dropped=dropped)
+        # Every live item, most durable first: the deep phase admits them under the cap.
+        proposal = Proposal(keep=[self._item(c) for c in ranked], dropped=dropped)
         proposal.merged = merged + folded_into_handwritten
-        proposal.merges = [(self._item(c), n) for c, n in self._merge_counts(keep) if n]
+        proposal.merges = [(self._item(c), n) for c, n in self._merge_counts(ranked) if n]
         for old in superseded:
             assert old.superseded_by is not None
             proposal.superseded.append((self._item(old), self._item(old.superseded_by)))
             proposal.archive.append((self._item(old), "superseded"))
-        for cluster in overflow:
-            item = self._item(cluster)
-            if cluster.priors or not self._already_archived(item, inputs):
-                proposal.archive.append((item, "overflow"))
         return proposal
 
     # -- steps -----------------------------------------------------------------------
@@ -186,7 +137,7 @@ class ExtractiveEngine:
         index: dict[str, list[int]] = defaultdict(list)
         merged = folded = 0
         for st in statements:
-            if st.prior is None and any(near_duplicate(st.text, h) for h in handwritten):
+            if st.prior is None and any(same_fact(st.text, h) for h in handwritten):
                 folded += 1
                 continue
             # A line an item already cites belongs to that item.
@@ -232,7 +183,7 @@ class ExtractiveEngine:
             cluster = clusters[cid]
             if _speaker(cluster.text) != speaker:
                 continue
-            if any(near_duplicate(m.text, st.text) for m in cluster.members[-3:]):
+            if any(same_fact(m.text, st.text) for m in cluster.members[-3:]):
                 return cluster
         return None
 
@@ -285,7 +236,7 @@ class ExtractiveEngine:
     def _merge_counts(clusters: list[Cluster]) -> list[tuple[Cluster, int]]:
         out = []
         for c in clusters:
-            cited = {(r.path, n) for p in c.priors for r in p.sources for n in r.lines()}
+            cited = cited_lines(c.priors)
             fresh = [
                 s
                 for s in c.members
@@ -293,12 +244,6 @@ class ExtractiveEngine:
             ]
             out.append((c, len(fresh) - (0 if c.priors else 1)))
         return out
-
-    @staticmethod
-    def _already_archived(item: MemoryItem, inputs: DreamInputs) -> bool:
-        return all(
-            f"{ref.path}#L{n}" in inputs.archived_refs for ref in item.sources for n in ref.lines()
-        )
 
     @staticmethod
     def _item(cluster: Cluster) -> MemoryItem:

@@ -12,7 +12,8 @@ from typing import Any
 
 from memory.atomic import atomic_write_text, file_lock
 from memory.paths import MemoryRoot
-from memory.transaction import Transaction, recover
+from memory.recovery import recover_locked, root_lock_path
+from memory.transaction import Transaction
 
 HISTORY_KEEP = 20
 ABSENT = "\x00absent\x00"  # history marker: the file did not exist
@@ -21,8 +22,8 @@ ABSENT = "\x00absent\x00"  # history marker: the file did not exist
 @contextlib.contextmanager
 def root_lock(root: MemoryRoot, *, blocking: bool = False) -> Iterator[None]:
     """One dream, undo or forget per root at a time; recovers a crashed commit first."""
-    with file_lock(root.state_dir / "root.lock", blocking=blocking):
-        recover(root)
+    with file_lock(root_lock_path(root), blocking=blocking):
+        recover_locked(root)
         yield
 
 

@@ -27,11 +27,11 @@ def test_few_indexes_stay_open_and_a_closed_one_reopens_on_demand(tmp_path: Path
     roots = chat_roots(tmp_path)
     for n, root in enumerate(roots):
         hits = pool.search(root, FACTS[n], min_score=0.0)
-        assert [h["snippet"] for h in hits] == [f"- 用户{n}号喜欢{FACTS[n]}"]
+        assert [h.snippet for h in hits] == [f"- 用户{n}号喜欢{FACTS[n]}"]
         assert pool.open_count() <= 3
         assert pool.search(root, FACTS[(n + 1) % len(FACTS)], min_score=0.0) == []
     first = pool.search(roots[0], FACTS[0], min_score=0.0)  # closed long ago: reopened
-    assert [h["snippet"] for h in first] == [f"- 用户0号喜欢{FACTS[0]}"]
+    assert [h.snippet for h in first] == [f"- 用户0号喜欢{FACTS[0]}"]
     pool.close()
     assert pool.open_count() == 0
 

@@ -107,7 +107,7 @@ def test_handwritten_bullets_are_kept_verbatim(root: MemoryRoot) -> None:
         "- **Always** answer in English when I write in English   ",
         "- 用户喜欢美式咖啡",
     ]
-    root.path.mkdir(parents=True)
+    root.path.mkdir(parents=True, exist_ok=True)
     root.memory_md.write_text(
         "# MEMORY\n\nSome intro the user wrote.\n\n## Mine\n" + "\n".join(hand) + "\n",
         encoding="utf-8",

@@ -81,7 +81,7 @@ def running_console(config: BotConfig, clock: FakeClock | None = None) -> Iterat
 
 
 def bot_scope() -> Any:
-    from channels.web.app import WEB_SCOPE
+    from bot.messages import WEB_SCOPE
 
     return WEB_SCOPE
 
