@@ -27,7 +27,7 @@ from typing import Any, Literal, TypeVar
 
 from memory import clock
 from memory.atomic import file_lock
-from memory.errors import Busy, MemoryEngineError, UsageError
+from memory.errors import Busy, MemoryEngineError, StorageError, UsageError
 from memory.paths import MemoryRoot
 from memory.search import store as store_module
 from memory.search.chunker import ChunkerConfig
@@ -292,8 +292,13 @@ class MemorySearch:
             return action()
         except sqlite3.DatabaseError as exc:
             text = str(exc)
-            if "locked" in text or "busy" in text or isinstance(exc, sqlite3.ProgrammingError):
+            if (
+                isinstance(exc, sqlite3.ProgrammingError)
+                or store_module.not_damage(exc) == "locked"
+            ):
                 raise
+            if store_module.not_damage(exc) == "storage":  # a full disk damages nothing
+                raise StorageError(f"cannot update the search index ({text})") from exc
             self.close()
             store_module.set_aside(self.root.index_dir / "search.sqlite")
             log.warning("%s: the search index was damaged (%s); rebuilt", self.root.path, text)
