@@ -9,23 +9,33 @@ after the user confirms; the whole change is one atomic commit.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory.atomic import file_lock
+from memory.daily_notes import note_lock, repair_note
 from memory.dream.short_term import FILE as SHORT_TERM
 from memory.dream.short_term import ShortTerm, load_short_term_text
-from memory.dream.state import history_dir, root_lock
+from memory.dream.state import (
+    ABSENT,
+    OPTIONAL_FILES,
+    SNAPSHOT_FILES,
+    content_hash,
+    history_dir,
+    root_lock,
+)
 from memory.errors import UsageError
-from memory.paths import MemoryRoot
+from memory.paths import NOTE_NAME, MemoryRoot
 from memory.provenance import strip_comments
 from memory.recall_store import parse_recall, recalls_lock, store_path
 from memory.textfile import read_optional
-from memory.transaction import Transaction
+from memory.transaction import Fault, Transaction
 from memory.wording import plural
 
 MIN_CHARS = 2
+STORES = (SHORT_TERM, "recalls.jsonl")
 TOMBSTONE = "- [forgotten]"
 
 
@@ -108,30 +118,81 @@ def _recalls_forgotten(line: str, plan: ForgetPlan) -> bool:
     return any((ref.path, n) in gone for ref in recall.refs for n in ref.lines())
 
 
-def apply_forget(root: MemoryRoot, plan: ForgetPlan) -> int:
-    """Remove the planned lines (re-checked under the lock); the number removed."""
+def _lock_notes(
+    root: MemoryRoot, stack: contextlib.ExitStack[bool | None], held: set[str], files: list[str]
+) -> None:
+    """Take the append lock of every daily note in ``files`` not held yet (sorted, so two
+    forgets cannot deadlock; appenders hold one lock at a time), and cut back any append
+    a killed writer left."""
+    for relative in sorted(set(files) - held):
+        path = root.resolve(relative)
+        if NOTE_NAME.match(path.name) and _is_daily_note(root, path):
+            stack.enter_context(file_lock(note_lock(root, path)))
+            repair_note(root, path)
+        held.add(relative)
+
+
+def _rehash_snapshots(root: MemoryRoot, txn: Transaction, rewritten: dict[str, str]) -> None:
+    """Snapshots forget rewrote keep hashes that match, so undo can still verify them."""
+    history = root.relative(history_dir(root)) + "/"
+    folders = {r.rsplit("/", 1)[0] for r in rewritten if r.startswith(history)}
+    for folder in sorted(folders):
+        meta_path = root.resolve(f"{folder}/meta.json")
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(meta, dict) or not isinstance(meta.get("sha256"), dict):
+            continue  # an old snapshot without hashes, or not one at all
+        names = SNAPSHOT_FILES + tuple(n for n in OPTIONAL_FILES if n in meta["sha256"])
+        for name in names:
+            relative = f"{folder}/{name}"
+            text = rewritten.get(relative)
+            if text is None:
+                text = read_optional(root.resolve(relative))
+            if text is not None:
+                meta["sha256"][name] = content_hash(text)
+        txn.write(root.relative(meta_path), json.dumps(meta, ensure_ascii=False, indent=2))
+
+
+def apply_forget(root: MemoryRoot, plan: ForgetPlan, *, fault: Fault | None = None) -> int:
+    """Remove the planned lines (re-checked under the locks); the number removed.
+
+    Daily notes are rewritten under the same per-note lock appends take, held through the
+    commit, so a line appended while forget runs is never lost."""
     # The recall store's writers take only its own lock: hold it too, so that no recall
     # appended meanwhile is lost when its file is rewritten.
-    with root_lock(root), file_lock(recalls_lock(root)):
+    with root_lock(root), file_lock(recalls_lock(root)), contextlib.ExitStack() as stack:
+        held: set[str] = set()
         fresh = plan_forget(root, plan.text)
+        while set(fresh.files) - held:
+            _lock_notes(root, stack, held, fresh.files)
+            fresh = plan_forget(root, plan.text)
         txn = Transaction(root)
         removed = 0
+        rewritten: dict[str, str] = {}
         for relative in fresh.files:
             path = root.resolve(relative)
             drop = {n for p, n, _ in fresh.matches if p == relative}
-            content = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
+            content = raw.decode("utf-8")
+            removed += len(drop)
             if _is_daily_note(root, path):
                 # Keep the numbering: items elsewhere cite these notes by line.
                 lines = content.splitlines()
                 kept = [TOMBSTONE if n in drop else line for n, line in enumerate(lines, 1)]
                 text = "\n".join(kept) + ("\n" if kept else "")
-            else:
-                text = _without(path, content, fresh.text.casefold(), drop)
-            removed += len(drop)
-            if text or _is_daily_note(root, path) or path == root.memory_md:
+                txn.write_appendable(relative, text, size=len(raw), lock=note_lock(root, path))
+                continue
+            text = _without(path, content, fresh.text.casefold(), drop)
+            if not text and path.name == SHORT_TERM and path.parent != root.state_dir:
+                text = ABSENT  # a snapshot's copy: undo then restores no store at all
+            if text or path.name not in STORES:
+                rewritten[relative] = text
                 txn.write(relative, text)
-            else:
+            else:  # the dream's own stores go when nothing is left in them
                 txn.delete(relative)
+        _rehash_snapshots(root, txn, rewritten)
         if removed:
-            txn.commit()
+            txn.commit(fault)
         return removed

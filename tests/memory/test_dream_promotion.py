@@ -32,7 +32,7 @@ def seed(root: MemoryRoot) -> None:
 
 def look_up(root: MemoryRoot, lookups: list[tuple[int, str]] = LOOKUPS) -> None:
     """What the bot's memory_search tool does: search, then record what it returned."""
-    service = MemorySearch(root, SearchSettings(provider="none", refresh_seconds=0))
+    service = MemorySearch(root, SearchSettings(provider="none"))
     try:
         for day, query in lookups:
             hits = service.search(query, limit=3, min_score=0.35)
@@ -150,9 +150,10 @@ def test_the_nightly_dream_promotes_and_the_rest_compete(root: MemoryRoot) -> No
     assert report.status == "done"
     assert report.phases.deep["promoted"] == 1
     assert report.phases.light["candidates"] >= 4
-    items = [text for text, _, _ in generated(root.memory_md)]
-    assert PASSPORT in items  # promoted from outside the 3-day window
-    assert ONCE in items  # durable enough to win a free place, though never recalled
+    cited = {str(ref): text for text, refs, _ in generated(root.memory_md) for ref in refs}
+    assert cited["memory/2026-11-10.md#L4"] == PASSPORT  # promoted from outside the window
+    # durable enough to win a free place, though never recalled (the engine may word it)
+    assert "陶艺" in cited["memory/2026-11-28.md#L4"]
     deep = read(root.phase_report("deep", NOW.date()))
     assert deep and PASSPORT in deep and "✓" in deep
 
