@@ -21,7 +21,7 @@ from datetime import date
 from memory.daily_notes import NoteLine
 from memory.dream.context import DeepResult, DreamContext
 from memory.dream.evidence import Line, LiveLines
-from memory.dream.judgement import concepts, same_fact
+from memory.dream.judgement import concepts
 from memory.dream.light import LightResult, rehydrate
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.promotion import Ranked, rank
@@ -34,6 +34,7 @@ from memory.dream.scoring import (
     total,
 )
 from memory.dream.sections import section_for
+from memory.dream.similarity import near_duplicate
 from memory.memory_file import MemoryItem, cited_lines
 from memory.paths import day_of
 from memory.provenance import ref_lines
@@ -216,8 +217,8 @@ class DeepPhase:
         for old, new in proposal.superseded:
             if ref_lines(old.sources) & lines:
                 return f"superseded by “{new.text}”"
-        for item in inputs.handwritten:
-            if same_fact(item.text, ranked.candidate.text):
+        for item in inputs.handwritten:  # as the engine folds a note into a hand-written item
+            if near_duplicate(ranked.candidate.text, item.text):
                 return "already in MEMORY.md, written by hand"
         return ""
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -125,9 +126,11 @@ class ExtractiveEngine:
 
     def __init__(self, *, embeddings: bool = True) -> None:
         self.embeddings = embeddings
+        self._check: Callable[[], None] = lambda: None
         self.cache: EmbeddingCache | None = None
 
     def propose(self, inputs: DreamInputs) -> Proposal:
+        self._check = inputs.check  # the dream's stop request, asked in the long loops
         zh = _scope_is_chinese(inputs)
         statements, dropped = self._statements(inputs)
         self._judge(statements, inputs)
@@ -238,6 +241,7 @@ class ExtractiveEngine:
         by_subject: dict[str, list[int]] = defaultdict(list)
         merged = folded = 0
         for st in statements:
+            self._check()
             if st.prior is None and any(near_duplicate(st.text, h) for h in handwritten):
                 folded += 1
                 continue
@@ -304,6 +308,7 @@ class ExtractiveEngine:
         by_subject: dict[str, list[Cluster]] = defaultdict(list)
         out: list[Cluster] = []
         for newer in ordered:
+            self._check()
             head = newer.head
             for older in by_subject[head.subject]:
                 if older.superseded_by is not None or older.latest >= newer.latest:

@@ -2,8 +2,8 @@
 
 It reads the window's lines from every evidence source (the daily notes; a session log
 plugs in beside them), plus the older lines the recall store says were looked up; drops
-chatter (:func:`judgement.is_transient`, as the engines do); merges restatements into one
-candidate (:func:`judgement.same_fact`, same speaker); and updates the short-term store:
+noise and chatter and merges restatements (one fact about one subject) exactly as the
+extractive engine judges them (:class:`judgement.TextJudge`); and updates the short-term store:
 new candidates are ``staged``, known ones gain the new evidence, a candidate whose line
 was edited or forgotten since it was staged is ``rejected`` (rehydration), one unseen for
 30 days ``expired``. Every candidate it sees gets a light hit (once a day).
@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from memory.daily_notes import NoteLine, split_speaker
+from memory.daily_notes import NoteLine
 from memory.dream.context import DreamContext
 from memory.dream.evidence import (
     EvidenceSource,
@@ -26,13 +26,7 @@ from memory.dream.evidence import (
     RecallIndex,
     judged,
 )
-from memory.dream.judgement import (
-    blocking_keys,
-    concepts,
-    durability,
-    is_transient,
-    same_fact,
-)
+from memory.dream.judgement import TextJudge, blocking_keys, concepts
 from memory.dream.scoring import Evidence, confidence
 from memory.dream.short_term import Candidate, ShortTerm, candidate_key, line_hash
 from memory.forget import TOMBSTONE
@@ -47,9 +41,8 @@ CHECK_EVERY = 500  # lines between two checks for an interrupted dream
 
 @dataclass
 class Group:
-    """Restatements of one statement, by one speaker."""
+    """Restatements of one statement about one subject."""
 
-    speaker: str | None
     lines: list[NoteLine] = field(default_factory=list)
     best: tuple[int, date, int, str] = (-1, date.min, -1, "")
 
@@ -70,6 +63,7 @@ class LightResult:
     evidence: dict[str, Evidence]  # by key, every live candidate's evidence
     index: RecallIndex
     live: LiveLines
+    judge: TextJudge
     dropped: int = 0  # chatter left out
     merged: int = 0  # restatements folded into a candidate
     rejected: list[Candidate] = field(default_factory=list)  # lines changed since staging
@@ -78,7 +72,7 @@ class LightResult:
 
 
 def group_restatements(
-    lines: Sequence[NoteLine], check: Callable[[], None]
+    lines: Sequence[NoteLine], check: Callable[[], None], judge: TextJudge
 ) -> tuple[list[Group], int]:
     """Restatements grouped (oldest first); the number of lines folded into a group."""
     groups: list[Group] = []
@@ -88,11 +82,9 @@ def group_restatements(
     for number, line in enumerate(lines):
         if number % CHECK_EVERY == 0:
             check()
-        home = by_text.get(line.text)
-        speaker = split_speaker(line.text)[0] if home is None else home.speaker
-        home = home or _similar(line, speaker, groups, index)
+        home = by_text.get(line.text) or _similar(line, groups, index, judge)
         if home is None:
-            home = Group(speaker)
+            home = Group()
             groups.append(home)
             for key in sorted(blocking_keys(judged(line.text))):
                 index[key].append(len(groups) - 1)
@@ -104,7 +96,7 @@ def group_restatements(
 
 
 def _similar(
-    line: NoteLine, speaker: str | None, groups: list[Group], index: dict[str, list[int]]
+    line: NoteLine, groups: list[Group], index: dict[str, list[int]], judge: TextJudge
 ) -> Group | None:
     counts: Counter[int] = Counter()
     for key in blocking_keys(judged(line.text)):
@@ -116,9 +108,7 @@ def _similar(
     shared = [(number, n) for number, n in counts.items() if n >= 2]
     for number, _ in heapq.nsmallest(CANDIDATES_PER_LOOKUP, shared, key=lambda kv: (-kv[1], kv[0])):
         group = groups[number]
-        if group.speaker != speaker:
-            continue
-        if any(same_fact(judged(m.text), judged(line.text)) for m in group.lines[-3:]):
+        if any(judge.same_fact(judged(m.text), judged(line.text)) for m in group.lines[-3:]):
             return group
     return None
 
@@ -161,7 +151,7 @@ def stage(ctx: DreamContext, sources: list[EvidenceSource]) -> LightResult:
     live = LiveLines(ctx.root, sources, ctx.inputs.lines)
     index = RecallIndex(ctx.recalls.recalls, live)
     store = ShortTerm(dict(ctx.short_term.candidates), ctx.short_term.problem)
-    result = LightResult(store, [], {}, index, live)
+    result = LightResult(store, [], {}, index, live, TextJudge(()))
 
     # 1. Rehydration: a staged line that changed or was forgotten drops its candidate.
     owner: dict[Line, str] = {}
@@ -194,14 +184,16 @@ def stage(ctx: DreamContext, sources: list[EvidenceSource]) -> LightResult:
         recalled = live.note_line(path, number)
         if recalled is not None:
             statements.append(recalled)
+    judge = result.judge = TextJudge(judged(n.text) for n in statements)
+    judge.prepare(judged(c.text) for c in store.candidates.values())
     kept = []
     for note in statements:
-        if is_transient(judged(note.text)):
+        if judge.transient(judged(note.text)):
             result.dropped += 1
         else:
             kept.append(note)
     kept.sort(key=lambda s: (s.day, s.path, s.line))
-    groups, result.merged = group_restatements(kept, ctx.check)
+    groups, result.merged = group_restatements(kept, ctx.check, judge)
 
     # 3. Each group updates the candidate owning one of its lines, or is a new one.
     touched: set[str] = set()
@@ -247,7 +239,7 @@ def stage(ctx: DreamContext, sources: list[EvidenceSource]) -> LightResult:
             days=len(days),
             recall_count=evidence.recall_count,
             unique_queries=evidence.unique_queries,
-            confidence=confidence(durability(judged(cand.text)), evidence),
+            confidence=confidence(judge.durability(judged(cand.text)), evidence),
             light_hits=lights,
             light_last=light_last,
         )

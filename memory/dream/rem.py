@@ -42,6 +42,7 @@ COMMON_POOL = 8  # ...once there are this many candidates to tell
 MERGE_OVERLAP = 0.6
 TRUTH_CONFIDENCE = 0.6
 SHOW = 10  # themes and truths kept
+MAX_FOUND = 4 * SHOW  # themes considered (each new word is compared with these)
 REFS_SHOWN = 5
 GENERIC = frozenset("用户 user users the_user 我 他 她 今天 明天".split())
 _FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.S)
@@ -139,6 +140,8 @@ def find_themes(
         if len(pool) >= COMMON_POOL and len(keys) > COMMON_SHARE * len(pool):
             continue
         home = next((f for f in found if jaccard(f[0], keys) >= MERGE_OVERLAP), None)
+        if home is None and len(found) >= MAX_FOUND:
+            continue  # enough themes to show: the rest are weaker (they come later)
         if home is None:
             found.append((set(keys), [word], set(days[word]), len(asked[word])))
         elif len(home[1]) < 3:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -91,7 +92,7 @@ def open_context(
 ) -> DreamContext:
     """Everything a cycle reads, read once (the caller holds the lock if it will write)."""
     inputs = gather(root, now.date(), options)
-    return DreamContext(
+    ctx = DreamContext(
         root,
         options,
         now,
@@ -102,6 +103,8 @@ def open_context(
         model=model if engine.name == "llm" else None,
         cancel=cancel,
     )
+    ctx.inputs = dataclasses.replace(inputs, check=ctx.check)
+    return ctx
 
 
 def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:

@@ -158,25 +158,36 @@ def test_a_crash_at_any_write_point_leaves_old_or_new(root: MemoryRoot, tmp_path
         assert state == (old if point == "staged" else new), point
 
 
-def test_a_dream_asked_to_stop_mid_phase_stops_and_writes_nothing(root: MemoryRoot) -> None:
+@pytest.mark.parametrize("where", ["light", "engine"])
+def test_a_dream_asked_to_stop_mid_phase_stops_and_writes_nothing(
+    root: MemoryRoot, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
     for day in (27, 28, 29):
         note(root, at(day), *[f"用户的第{n}个爱好是收集第{n * day}号邮票" for n in range(300)])
     before = tree(root.path)
     cancel = threading.Event()
-    from memory.dream import judgement
+    if where == "light":  # the stop request arrives while light merges restatements
+        from memory.dream.judge import relations
 
-    real = judgement._same_fact
+        real = relations.same_fact
 
-    def stop_soon(a: str, b: str) -> bool:  # the stop request arrives in the middle
-        cancel.set()
-        return real(a, b)
+        def same_fact(*args: object, **kwargs: object) -> bool:
+            cancel.set()
+            return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    judgement._same_fact = stop_soon  # type: ignore[assignment]
-    try:
-        with pytest.raises(DreamInterrupted):
-            run_dream(root, EXTRACTIVE, model=None, now=NOW, cancel=cancel)
-    finally:
-        judgement._same_fact = real  # type: ignore[assignment]
+        monkeypatch.setattr(relations, "same_fact", same_fact)
+    else:  # ... or while the engine looks for superseded statements
+        from memory.dream.extractive import ExtractiveEngine
+
+        real_supersede = ExtractiveEngine._supersede
+
+        def supersede(self: ExtractiveEngine, clusters: list) -> list:  # type: ignore[type-arg]
+            cancel.set()
+            return real_supersede(self, clusters)
+
+        monkeypatch.setattr(ExtractiveEngine, "_supersede", supersede)
+    with pytest.raises(DreamInterrupted):
+        run_dream(root, EXTRACTIVE, model=None, now=NOW, cancel=cancel)
     after = tree(root.path)
     after.pop("memory/.dreams/root.lock", None)
     assert after == before
