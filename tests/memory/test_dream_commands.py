@@ -217,3 +217,21 @@ def test_search_records_recalls_unless_told_not(root: MemoryRoot, tmp_path: Path
     assert main(["search", "--batch", str(batch), *base]) == 0
     capsys.readouterr()
     assert store_path(root).stat().st_size == size
+
+
+def test_status_deep_counts_the_vectors_index_made(
+    root: MemoryRoot, tmp_path: Path, capsys
+) -> None:
+    seed(root)
+    config = tmp_path / "config.json"
+    config.write_text('{"embedding_provider": "local"}', encoding="utf-8")
+    indexed = run_plain(["index", "--workspace", str(root.path), "--config", str(config)], capsys)
+    status = run(root, capsys, "status", "--deep", "--config", str(config))
+    assert indexed["vectors"] > 0 and status["index"]["vectors"] == indexed["vectors"]
+    assert main(["status", "--deep", "--workspace", str(root.path), "--config", str(config)]) == 0
+    assert f"vectors {indexed['vectors']} (local, ready)" in capsys.readouterr().out
+
+
+def run_plain(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict:
+    assert main([*args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)

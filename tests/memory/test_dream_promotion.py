@@ -207,3 +207,20 @@ def test_a_line_changed_after_staging_is_never_promoted(
         for path in root.path.rglob("*"):
             if path.is_file() and path.suffix in (".md", ".json", ".jsonl"):
                 assert "蓝色文件夹" not in path.read_text(encoding="utf-8"), path
+
+
+def test_a_promoted_fact_already_written_by_hand_is_not_added(root: MemoryRoot, capsys) -> None:
+    seed(root)
+    root.memory_md.write_text(f"# MEMORY\n\n- {PASSPORT}\n", encoding="utf-8")
+    look_up(root)
+    assert by_text(cli(root, capsys, "promote"))[PASSPORT]["passes"]
+    run_dream(root, DreamOptions(days=3, engine="extractive"), model=None, now=NOW)
+    memory = root.memory_md.read_text(encoding="utf-8")
+    assert memory.count(PASSPORT) == 1 and f"- {PASSPORT}\n" in memory  # kept by hand
+    deep = read(root.phase_report("deep", NOW.date())) or ""
+    assert "already in MEMORY.md, written by hand" in deep
+    # and every generated item is grounded: it cites lines that exist and hold its words
+    for _, refs, _ in generated(root.memory_md):
+        for ref in refs:
+            lines = root.resolve(ref.path).read_text(encoding="utf-8").splitlines()
+            assert all(1 <= n <= len(lines) and lines[n - 1].startswith("- ") for n in ref.lines())
