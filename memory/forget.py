@@ -20,7 +20,7 @@ from memory.dream.state import SNAPSHOT_FILES, content_hash, history_dir, root_l
 from memory.errors import UsageError
 from memory.paths import NOTE_NAME, MemoryRoot
 from memory.provenance import strip_comments
-from memory.textfile import read_optional
+from memory.textfile import quoted, read_optional
 from memory.transaction import Fault, Transaction
 
 MIN_CHARS = 2
@@ -42,8 +42,10 @@ class ForgetPlan:
 
     def summary(self) -> str:
         if not self.matches:
-            return f"nothing mentions {self.text!r}"
-        return f"{len(self.matches)} line(s) in {len(self.files)} file(s) mention {self.text!r}"
+            return f"nothing mentions {quoted(self.text)}"
+        return (
+            f"{len(self.matches)} line(s) in {len(self.files)} file(s) mention {quoted(self.text)}"
+        )
 
 
 def _files(root: MemoryRoot) -> list[Path]:
