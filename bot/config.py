@@ -63,7 +63,7 @@ def machine_timezone() -> str:
 
 
 class BotConfig(BaseModel):
-    """Every key of ``config.json``; see docs/bot.md for what each one does."""
+    """Every key of ``config.json``; README.md lists what each one does."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=True)
 

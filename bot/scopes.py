@@ -214,15 +214,6 @@ class ScopeDirectory:
         ensure_recovered(root)  # what a crashed writer left is finished before any read
         return root
 
-    def root_of_key(self, key: str) -> MemoryRoot | None:
-        with self._lock:
-            entry = self._entries.get(key)
-        if entry is None:
-            return None
-        root = MemoryRoot.at(self.workspace / entry.folder)
-        ensure_recovered(root)
-        return root
-
     def recover_all(self) -> int:
         """Recover the workspace and every chat's root (at start); how many needed it."""
         roots = {MemoryRoot.at(self.workspace / e.folder) for e in self.entries()}

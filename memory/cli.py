@@ -29,6 +29,7 @@ from memory.recovery import ensure_recovered
 from memory.redact import Redaction
 from memory.status import collect_status, format_status
 from memory.transcript import read_jsonl
+from memory.wording import plural
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
@@ -226,7 +227,8 @@ def cmd_flush(args: argparse.Namespace) -> int:
     )
     where = str(result.path) if result.path else None
     data = {"path": where, "bullets": result.bullets, "engine": result.engine}
-    text = f"wrote {len(result.bullets)} bullet(s) to {where}" if where else "nothing worth keeping"
+    wrote = f"wrote {plural(len(result.bullets), 'bullet')} to {where}"
+    text = wrote if where else "nothing worth keeping"
     emit(args, data, text)
     return 0
 
@@ -274,7 +276,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
             emit(args, {"removed": 0}, "nothing deleted")
             return 0
     removed = apply_forget(root, plan)
-    emit(args, {"removed": removed}, f"forgot {removed} line(s)")
+    emit(args, {"removed": removed}, f"forgot {plural(removed, 'line')}")
     return 0
 
 

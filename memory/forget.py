@@ -20,8 +20,9 @@ from memory.dream.state import SNAPSHOT_FILES, content_hash, history_dir, root_l
 from memory.errors import UsageError
 from memory.paths import NOTE_NAME, MemoryRoot
 from memory.provenance import strip_comments
-from memory.textfile import quoted, read_optional
+from memory.textfile import read_optional
 from memory.transaction import Fault, Transaction
+from memory.wording import plural, quoted
 
 MIN_CHARS = 2
 TOMBSTONE = "- [forgotten]"
@@ -43,9 +44,9 @@ class ForgetPlan:
     def summary(self) -> str:
         if not self.matches:
             return f"nothing mentions {quoted(self.text)}"
-        return (
-            f"{len(self.matches)} line(s) in {len(self.files)} file(s) mention {quoted(self.text)}"
-        )
+        lines, files = len(self.matches), len(self.files)
+        verb = "mentions" if lines == 1 else "mention"
+        return f"{plural(lines, 'line')} in {plural(files, 'file')} {verb} {quoted(self.text)}"
 
 
 def _files(root: MemoryRoot) -> list[Path]:

@@ -184,8 +184,3 @@ def redact(text: str, policy: Redaction = DEFAULT) -> str:
 def _digits_masked(match: re.Match[str], valid: Callable[[str], bool]) -> str:
     digits = re.sub(r"[ -]", "", match.group(0))
     return MASK if valid(digits) else match.group(0)
-
-
-def contains_secret(text: str, policy: Redaction = DEFAULT) -> bool:
-    """True when :func:`redact` would change ``text``."""
-    return redact(text, policy) != text

@@ -43,10 +43,3 @@ def read_optional(path: Path) -> str | None:
     except MalformedFile as exc:
         log.warning("skipping %s: %s", path, exc)
         return None
-
-
-def quoted(text: str, limit: int = 60) -> str:
-    """``text`` as a reply quotes it back: repr, one line, at most ``limit`` characters of
-    it (a 16 KB query is not echoed whole)."""
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= limit else flat[: limit - 1] + "…")

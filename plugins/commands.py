@@ -18,7 +18,7 @@ from bot.errors import StopPropagation
 from bot.scope_state import dreaming_enabled, set_dreaming
 from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
-from memory.textfile import quoted
+from memory.wording import plural, quoted
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, MessageReceived
 from plugins.status_text import dreaming_text, status_text
@@ -32,6 +32,19 @@ MEMORY_USAGE = (
 DREAM_USAGE = f"Usage: /memory dream [N] (N = days of notes, {MIN_DAYS}..{MAX_DAYS})"
 DREAMING_USAGE = "Usage: /dreaming status|on|off|help"
 REFUSED = "Sorry, only this chat's admins can change its memory."
+HELP = "\n".join(
+    [
+        "Commands (those marked * are for this chat's admins):",
+        "/memory status: what this chat's memory holds, and its dreaming",
+        "/memory search <query>: search this chat's memory",
+        f"/memory dream [N]*: dream now over the last N days of notes ({MIN_DAYS}..{MAX_DAYS})",
+        "/memory undo*: put MEMORY.md and the archive back to before the last dream",
+        "/memory forget <text>*: delete every line that mentions <text> (asks to confirm)",
+        "/dreaming status: nightly dreaming on or off, next run, last result",
+        "/dreaming on | off*: turn this chat's nightly dream on or off",
+        "/help: this list",
+    ]
+)
 CONFIRM_WINDOW = timedelta(minutes=5)
 
 
@@ -51,10 +64,12 @@ class CommandsPlugin(Plugin):
         if not ctx.message.addressed:
             return
         words = ctx.message.text.strip().split(maxsplit=2)
-        if not words or words[0].lower() not in {"/memory", "/dreaming"}:
+        if not words or words[0].lower() not in {"/memory", "/dreaming", "/help"}:
             return
         try:
-            if words[0].lower() == "/memory":
+            if words[0].lower() == "/help":
+                ctx.reply = HELP
+            elif words[0].lower() == "/memory":
                 ctx.reply = self.memory(ctx, words[1:])
             else:
                 ctx.reply = self.dreaming(ctx, words[1:])
@@ -96,7 +111,9 @@ class CommandsPlugin(Plugin):
         job = DreamJob.configured(config, ctx.scope, ctx.root, days=days)
         if not self.services.dreams.submit(job):
             return "A dream is already running for this chat; I will report when it is done."
-        return f"Dream started over the last {days} day(s) of notes; I will report when done."
+        return (
+            f"Dream started over the last {plural(days, 'day')} of notes; I will report when done."
+        )
 
     def search(self, ctx: ChatContext, query: str) -> str:
         limit = int(self.config["search_results"])
@@ -125,8 +142,11 @@ class CommandsPlugin(Plugin):
                 return "Forget cancelled; nothing was deleted."
             removed = apply_forget(ctx.root, pending[0])
             turns = self.services.conversations.forget(ctx.scope, pending[0].text, apply=True)
-            said = f" and {turns} message(s) from the conversation" if turns else ""
-            return f"Forgotten: {removed} line(s) deleted, including from the undo history{said}."
+            said = f" and {plural(turns, 'message')} from the conversation" if turns else ""
+            return (
+                f"Forgotten: {plural(removed, 'line')} deleted, including from the undo "
+                f"history{said}."
+            )
         if not text:
             return "Usage: /memory forget <text>"
         plan = plan_forget(ctx.root, text)
@@ -139,7 +159,12 @@ class CommandsPlugin(Plugin):
             f"- {path}:{line}: {body.strip()}" for path, line, body in plan.matches[:10]
         )
         more = f"\n(and {len(plan.matches) - 10} more)" if len(plan.matches) > 10 else ""
-        said = f"\n{turns} message(s) of the current conversation mention it too." if turns else ""
+        said = (
+            f"\n{plural(turns, 'message')} of the current conversation "
+            f"{'mentions' if turns == 1 else 'mention'} it too."
+            if turns
+            else ""
+        )
         return (
             f"{plan.summary()}\n{shown}{more}{said}\n"
             "Send /memory forget confirm within 5 minutes to delete them "
@@ -151,11 +176,7 @@ class CommandsPlugin(Plugin):
     def dreaming(self, ctx: ChatContext, args: list[str]) -> str:
         sub = " ".join(args).strip().lower() or "status"
         if sub == "help":
-            return (
-                "/dreaming status: nightly dreaming state, next run, last result\n"
-                "/dreaming on | off: turn this chat's nightly dream on or off (admins)\n"
-                "/memory dream [N]: dream now over the last N days of notes (admins)"
-            )
+            return HELP
         if sub == "status":
             return dreaming_text(self.services, ctx.root)
         if sub not in {"on", "off"}:

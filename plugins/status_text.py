@@ -10,6 +10,7 @@ from typing import Any
 from bot.scope_state import DreamResult, dreaming_enabled, read_state
 from bot.services import BotServices
 from memory.paths import MemoryRoot
+from memory.wording import plural
 from plugins.events import ChatContext
 
 log = logging.getLogger(__name__)
@@ -69,11 +70,6 @@ def memory_counts(root: MemoryRoot) -> dict[str, Any]:
     from memory.status import collect_status
 
     return dict(collect_status(root))
-
-
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """``1 item``, ``2 items`` (``many`` for irregular plurals)."""
-    return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
 def _result(last: DreamResult) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import socket
 import threading
 
 import uvicorn
@@ -68,11 +69,31 @@ class WebChannel(Channel):
             access_log=False,
             log_config=None,  # uvicorn logs through the bot's scrubbing handler
         )
+        sock = self._bind()
         self.server = uvicorn.Server(config)
-        log.info("web console on http://%s:%d/", self.host, self.port)
+        log.info("web console on http://%s:%d/", self.host, sock.getsockname()[1])
         watcher = threading.Thread(target=self._watch_started, daemon=True)
         watcher.start()
-        self.server.run()
+        try:
+            self.server.run(sockets=[sock])
+        finally:
+            sock.close()
+
+    def _bind(self) -> socket.socket:
+        """The listening socket, bound here so a busy port is one clear error."""
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((self.host, self.port))
+        except OSError as exc:
+            sock.close()
+            raise ConfigError(
+                f"web console: cannot listen on {self.host}:{self.port} "
+                f"({exc.strerror or exc}); set web_port to a free port"
+            ) from None
+        sock.listen(128)
+        return sock
 
     def _watch_started(self) -> None:
         while self.server is not None and not self.server.should_exit:

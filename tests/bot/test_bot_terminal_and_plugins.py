@@ -67,7 +67,7 @@ def test_terminal_dream_reports_before_exit(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
-    assert out[0].startswith("Dream started over the last 30 day(s)")
+    assert out[0].startswith("Dream started over the last 30 days")
     assert out[1].startswith("Dream done (extractive): 1 item in MEMORY.md")
     assert "The user keeps bees" in (ws / "MEMORY.md").read_text()
 
@@ -183,3 +183,46 @@ def test_archive_hints_match_trigger_words() -> None:
     assert match_archive(items, "hello there") == []
     assert match_archive(items, "Berlin river", limit=0) == []
     assert str(ZONE) == "Asia/Shanghai"
+
+
+def test_the_terminal_greets_a_person_not_a_script(tmp_path: Path) -> None:
+    import io
+
+    from channels.terminal import GREETING, TerminalChannel
+
+    class Echo:
+        def handle(self, message: object) -> list[str]:
+            return ["ok"]
+
+    out = io.StringIO()
+    TerminalChannel(io.StringIO("hi\n"), out, greeting=True).run(Echo())
+    assert out.getvalue().splitlines() == [GREETING, "ok"]
+    assert "quits" in GREETING and "/help" in GREETING
+    piped = io.StringIO()
+    TerminalChannel(io.StringIO("hi\n"), piped).run(Echo())  # not a terminal: no greeting
+    assert piped.getvalue().splitlines() == ["ok"]
+
+
+def test_no_library_noise_at_info() -> None:
+    """faiss's loader reports a missing AVX512 build as a ModuleNotFoundError at INFO; httpx
+    logs each request: neither is for the user unless log_level is DEBUG."""
+    import io
+
+    from memory.log_setup import configure_logging
+
+    out = io.StringIO()
+    configure_logging("INFO", stream=out)
+    try:
+        logging.getLogger("faiss.loader").info("Could not load library with AVX512 support")
+        logging.getLogger("httpx").info("HTTP Request: POST http://x/y")
+        logging.getLogger("bot.builder").info("bot ready")
+        assert out.getvalue().splitlines()[-1].endswith("INFO bot.builder: bot ready")
+        assert "AVX512" not in out.getvalue() and "HTTP Request" not in out.getvalue()
+        configure_logging("DEBUG", stream=out)
+        logging.getLogger("faiss.loader").info("Loading faiss")
+        assert "Loading faiss" in out.getvalue()
+    finally:
+        root = logging.getLogger()
+        for handler in list(root.handlers):
+            if getattr(handler, "stream", None) is out:
+                root.removeHandler(handler)

@@ -109,7 +109,7 @@ def test_private_and_group_chats_end_to_end(
     assert refused.text == "Sorry, only this chat's admins can change its memory."
     server.push_message(user_id=ALICE, first_name="Alice", text=command, entities=entity, **group)  # type: ignore[arg-type]
     started, report = server.wait_for_sent(5)[3:5]
-    assert started.text.startswith("Dream started over the last 3 day(s)")
+    assert started.text.startswith("Dream started over the last 3 days")
     assert report.chat_id == GROUP and report.text.startswith("Dream done")
     memory = (workspace / "scopes" / "telegram" / f"group-{GROUP}" / "MEMORY.md").read_text()
     assert "cake" in memory
