@@ -142,7 +142,7 @@ def _slot_numbers(text: str) -> dict[str, set[str]]:
         numbers = _NUMBER.findall(word)
         if not numbers:
             continue
-        for near in words[max(0, i - 2) : i] + words[i + 1 : i + 3]:
+        for near in words[max(0, i - 3) : i] + words[i + 1 : i + 3]:
             if not _NUMBER.search(near) and near not in ("用户", "user", "user's"):
                 out.setdefault(near, set()).update(numbers)
     return out
