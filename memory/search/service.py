@@ -183,7 +183,7 @@ class MemorySearch:
         state.data_version = state.store.data_version()
         state.current = state.store.get_meta("signature") == self._signature
         if state.current:
-            state.vectors.load()
+            state.vectors.load(state.generation)
 
     def _follow(self, state: _Open) -> None:
         """Catch up with commits made by other connections since we last looked."""
@@ -199,7 +199,7 @@ class MemorySearch:
         state.files = store.files()
         removed, last_seq, first_seq = store.removed_since(state.removed_seq)
         if first_seq > state.removed_seq + 1:
-            state.vectors.load()  # the deletion log was pruned past us: reload
+            state.vectors.load(state.generation)  # the log was pruned past us: reload
         else:
             state.vectors.apply(store.chunks_after(state.last_chunk), removed)
         state.removed_seq = last_seq
@@ -311,6 +311,8 @@ class MemorySearch:
                 changes = self._apply(state, plan.entries, plan.gone, progress)
                 self._freshness.settle(state.files)
         self._embed(state, progress)
+        if not self.settings.background:
+            self._checkpoint(state, LOCK_WAIT_S)
         status = state.vectors.status()
         return IndexReport(
             changes.files_changed,
@@ -425,6 +427,17 @@ class MemorySearch:
         info["degraded"] = info["reason"] if info["state"] in ("degraded", "unavailable") else None
         return info
 
+    def _checkpoint(self, state: _Open, wait: float) -> None:
+        """Pack the vectors for a fast next open, when enough changed (best effort: a
+        busy index is left for the next time)."""
+        try:
+            with self._lock, self._writer(wait), self._locked_out():
+                self._follow(state)
+                if state.vectors.checkpoint(state.generation, state.last_chunk, state.removed_seq):
+                    state.store.conn.commit()
+        except Busy:
+            log.info("%s: vectors not packed, the index is busy", self.root.path)
+
     @property
     def is_open(self) -> bool:
         return self._state is not None
@@ -437,8 +450,14 @@ class MemorySearch:
 
     def close(self) -> None:
         """Stop the embedder and release the database and the vectors (reopened on use)."""
+        state = self._state
+        if state is None:
+            return
+        state.vectors.stop()
+        try:
+            self._checkpoint(state, 0.0)
+        except sqlite3.DatabaseError:
+            log.warning("%s: vectors not packed", self.root.path, exc_info=True)
         with self._lock:
-            state, self._state = self._state, None
-        if state is not None:
-            state.vectors.stop()
-            state.store.conn.close()
+            self._state = None
+        state.store.conn.close()

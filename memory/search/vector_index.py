@@ -154,6 +154,18 @@ class VectorIndex:
         self._dead.clear()
         self._params = self._selectors = None
 
+    def export(self) -> tuple[np.ndarray, np.ndarray]:
+        """Copies of the live ids and their codes, in position order."""
+        with self._lock:
+            total = int(self._index.ntotal)
+            codes = faiss.vector_to_array(self._index.codes).reshape(total, -1)
+            ids = self._ids[:total]
+            if self._dead:
+                live = np.ones(total, dtype=bool)
+                live[list(self._dead)] = False
+                return ids[live].copy(), codes[live]
+            return ids.copy(), codes
+
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """``(chunk_id, cosine)`` of the ``k`` nearest live vectors, best first."""
         vector = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dim)
