@@ -138,12 +138,13 @@ class VectorSide:
         pack = vector_packs.read(self.store.conn, self.model, codec.code_size)
         if pack is None:
             return False
-        self.index.add_codes([int(i) for i in pack.ids], pack.codes)
-        self.ids.update(int(i) for i in pack.ids)
+        self.index.fill(pack.parts)
+        for ids, _ in pack.parts:
+            self.ids.update(ids.tolist())
         if removed:
             self.index.remove(removed)
             self.ids.difference_update(removed)
-        waiting = self.store.chunks(int(i) for i in pack.pending)
+        waiting = self.store.chunks(pack.pending.tolist())
         fresh = [*self.store.chunks_after(state.last_chunk), *waiting.values()]
         self.apply(fresh, [])
         self._delta = len(removed) + len(fresh)
@@ -158,9 +159,10 @@ class VectorSide:
         where = np.searchsorted(cached[order], hashes)
         where = np.minimum(where, max(len(cached) - 1, 0))
         found = cached[order][where] == hashes if len(cached) else np.zeros(len(ids), bool)
-        self.index.add_codes([int(i) for i in ids[found]], codes[order[where[found]]])
-        self.ids.update(int(i) for i in ids[found])
-        missing = self.store.chunks(int(i) for i in ids[~found])
+        present = ids[found].tolist()
+        self.index.add_codes(present, codes[order[where[found]]])
+        self.ids.update(present)
+        missing = self.store.chunks(ids[~found].tolist())
         self._pending = {c.id: (c.text_hash, c.text) for c in missing.values()}
         self._delta = len(ids)
 

@@ -129,7 +129,6 @@ def _open(path: Path) -> sqlite3.Connection:
     if version is None:  # a new database (an existing one is only read here)
         try:
             conn.executescript(_SCHEMA)
-            vector_packs.ensure_table(conn)
             conn.execute(
                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,)
             )

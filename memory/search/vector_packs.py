@@ -47,8 +47,7 @@ class PackState:
 @dataclass(frozen=True)
 class Pack:
     state: PackState
-    ids: np.ndarray
-    codes: np.ndarray
+    parts: list[tuple[np.ndarray, np.ndarray]]  # (ids, codes) of each part, as read
     pending: np.ndarray
 
 
@@ -57,6 +56,8 @@ def _key(model: int) -> str:
 
 
 def ensure_table(conn: sqlite3.Connection) -> None:
+    """Create the table (within the caller's write: an index opened only to read never
+    writes); its state row in ``meta`` is written with it, so a state implies the table."""
     conn.execute(_TABLE)
 
 
@@ -79,6 +80,7 @@ def write(
     pending: np.ndarray,
 ) -> None:
     """Replace the model's checkpoint (the caller commits)."""
+    ensure_table(conn)
     conn.execute("DELETE FROM vector_packs WHERE model = ?", (model,))
     rows = [
         (
@@ -105,15 +107,20 @@ def read(conn: sqlite3.Connection, model: int, code_size: int) -> Pack | None:
     rows = conn.execute(
         "SELECT part, ids, codes FROM vector_packs WHERE model = ? ORDER BY part", (model,)
     ).fetchall()
-    pending = [bytes(i) for p, i, _ in rows if p == PENDING_PART]
-    parts = [(bytes(i), bytes(c)) for p, i, c in rows if p != PENDING_PART]
-    ids = np.frombuffer(b"".join(i for i, _ in parts), dtype=np.int64)
-    codes = np.frombuffer(b"".join(c for _, c in parts), dtype=np.uint8)
-    if len(ids) != state.count or codes.size != len(ids) * code_size or len(pending) != 1:
+    pending = [np.frombuffer(i, np.int64) for p, i, _ in rows if p == PENDING_PART]
+    parts = [
+        (np.frombuffer(i, np.int64), np.frombuffer(c, np.uint8).reshape(-1, code_size))
+        for p, i, c in rows
+        if p != PENDING_PART and len(c) == len(i) // 8 * code_size
+    ]
+    if len(pending) != 1 or len(parts) != len(rows) - 1:
         return None
-    return Pack(state, ids, codes.reshape(len(ids), code_size), np.frombuffer(pending[0], np.int64))
+    if sum(len(ids) for ids, _ in parts) != state.count:
+        return None
+    return Pack(state, parts, pending[0])
 
 
 def drop(conn: sqlite3.Connection) -> None:
+    ensure_table(conn)
     conn.execute("DELETE FROM vector_packs")
     conn.execute("DELETE FROM meta WHERE key LIKE 'packs:%'")
