@@ -39,7 +39,6 @@ from memory.search.indexer import FileEntry, SyncChanges, sync_entries
 from memory.search.keyword_index import TOKENIZER_VERSION, KeywordIndex
 from memory.search.ranker import RankSettings, rank
 from memory.search.store import SCHEMA_VERSION, FileRow, Store
-from memory.search.vector_index import CODECS
 from memory.segment import segmenter_id
 
 Source = Literal["vector", "keyword", "hybrid"]
@@ -48,6 +47,7 @@ log = logging.getLogger(__name__)
 
 DEPTH_MIN, DEPTH_PER_HIT = 100, 20  # candidates asked of each side per search
 MAX_LIMIT = 1000
+SETTABLE_CODECS = ("float16", "float32")  # sq8 needs per-dimension ranges (bench only)
 LOCK_WAIT_S = 30.0  # how long ``index`` waits for another process's write
 PRUNE_MIN, PRUNE_SHARE = 2000, 0.1  # removed chunks before unused cached vectors are dropped
 
@@ -74,8 +74,9 @@ class SearchSettings:
         if self.provider not in PROVIDERS:
             names = ", ".join(PROVIDERS)
             raise UsageError(f"unknown embedding provider {self.provider!r}; choose one of {names}")
-        if self.vector_codec not in CODECS:
-            raise UsageError(f"unknown vector codec {self.vector_codec!r}; one of {CODECS}")
+        if self.vector_codec not in SETTABLE_CODECS:
+            names = ", ".join(SETTABLE_CODECS)
+            raise UsageError(f"unknown vector codec {self.vector_codec!r}; choose one of {names}")
 
 
 @dataclass(frozen=True)
@@ -294,7 +295,7 @@ class MemorySearch:
             text = str(exc)
             if "locked" in text or "busy" in text or isinstance(exc, sqlite3.ProgrammingError):
                 raise
-            self.close()
+            self.close(pack=False)
             store_module.set_aside(self.root.index_dir / "search.sqlite")
             log.warning("%s: the search index was damaged (%s); rebuilt", self.root.path, text)
         return action()
@@ -448,16 +449,18 @@ class MemorySearch:
         index = state.vectors.index if state is not None else None
         return index.memory_bytes() if index is not None else 0
 
-    def close(self) -> None:
-        """Stop the embedder and release the database and the vectors (reopened on use)."""
+    def close(self, *, pack: bool = True) -> None:
+        """Stop the embedder, pack the vectors if enough changed (``pack``), and release
+        the database and the vectors (reopened on use)."""
         state = self._state
         if state is None:
             return
         state.vectors.stop()
         try:
-            self._checkpoint(state, 0.0)
-        except sqlite3.DatabaseError:
-            log.warning("%s: vectors not packed", self.root.path, exc_info=True)
+            if pack:
+                self._checkpoint(state, 0.0)
+        except sqlite3.DatabaseError as exc:
+            log.warning("%s: vectors not packed (%s)", self.root.path, exc)
         with self._lock:
             self._state = None
         state.store.conn.close()
