@@ -40,7 +40,8 @@ class Conversations:
         with self._guard:
             session = self._sessions.get(scope.key)
             if session is None:
-                session = Session.load(self.scopes.session_path(scope), scope.key)
+                path = self.scopes.session_path(scope)
+                session = Session.load(path, scope.key, self.config.redaction)
                 self._sessions[scope.key] = session
             return session
 

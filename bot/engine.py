@@ -108,7 +108,8 @@ class Bot:
                 return []
             reply = self._answer(ctx, session)
             session.append(ChatTurn.make("assistant", reply, self.clock()))
-            session.save()
+            if not session.save():
+                reply += f"\n(This conversation's memory could not be saved: {session.save_error}.)"
         return self._deliver(ctx, reply)
 
     def _deliver(self, ctx: ChatContext, reply: str) -> list[str]:
