@@ -106,4 +106,4 @@ class ConsoleView:
     def search(self, query: str, limit: int = 8) -> list[dict[str, Any]]:
         if not query.strip():
             raise UsageError("the search query is empty")
-        return self.services.search.search(self.root, query, limit=limit, min_score=0.0)
+        return self.services.search.search(self.root, query, limit=limit)

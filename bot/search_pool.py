@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.config import BotConfig
 from memory.paths import MemoryRoot
+from memory.search.ranking import DEFAULT_MIN_SCORE
 
 if TYPE_CHECKING:
     from memory.search.service import MemorySearch
@@ -50,7 +51,7 @@ class SearchPool:
             return self._services[key]
 
     def search(
-        self, root: MemoryRoot, query: str, *, limit: int = 6, min_score: float = 0.35
+        self, root: MemoryRoot, query: str, *, limit: int = 6, min_score: float = DEFAULT_MIN_SCORE
     ) -> list[dict[str, Any]]:
         """Hits as dicts (path, start_line, end_line, score, snippet, source)."""
         service, lock = self._open(root)

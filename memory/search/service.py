@@ -13,23 +13,24 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from typing import Any, Literal
+from typing import Any
 
 from memory import clock
 from memory.atomic import file_lock
-from memory.errors import MemoryEngineError, UsageError
+from memory.errors import MalformedFile, MemoryEngineError, UsageError
+from memory.memory_file import read_archive
 from memory.paths import MemoryRoot
 from memory.search import store as store_module
-from memory.search.chunker import ChunkerConfig
+from memory.search.chunker import CHUNKER_VERSION, ChunkerConfig
 from memory.search.embedder import VectorSide
 from memory.search.embeddings.registry import PROVIDERS, ProviderConfig
 from memory.search.indexer import sync_files
-from memory.search.keyword_index import TOKENIZER_VERSION, KeywordIndex
-from memory.search.ranker import RankSettings, rank
+from memory.search.keyword_index import TOKENIZER_VERSION, KeywordIndex, query_terms
+from memory.search.ranker import Hit, RankSettings, Source, rank
+from memory.search.ranking import DEFAULT_MIN_SCORE, term_weight
 from memory.search.store import SCHEMA_VERSION, Store
 
-Source = Literal["vector", "keyword", "hybrid"]
-
+__all__ = ["Hit", "IndexReport", "MemorySearch", "SearchSettings", "SearchUnavailable", "Source"]
 
 DEPTH_MIN, DEPTH_PER_HIT = 100, 20  # candidates asked of each side per search
 
@@ -56,19 +57,6 @@ class SearchSettings:
         if self.provider not in PROVIDERS:
             names = ", ".join(PROVIDERS)
             raise UsageError(f"unknown embedding provider {self.provider!r}; choose one of {names}")
-
-
-@dataclass(frozen=True)
-class Hit:
-    path: str
-    start_line: int
-    end_line: int
-    score: float
-    snippet: str
-    source: Source
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -113,7 +101,7 @@ class MemorySearch:
 
     def _signature(self) -> str:
         c = self.settings.chunker
-        chunks = f"{c.max_lines}-{c.dialogue_lines}-{c.max_chars}-{c.overlap}"
+        chunks = f"{CHUNKER_VERSION}-{c.max_lines}-{c.dialogue_lines}-{c.max_chars}-{c.overlap}"
         return f"{SCHEMA_VERSION}/{TOKENIZER_VERSION}/chunks-{chunks}"
 
     def sync(
@@ -160,7 +148,12 @@ class MemorySearch:
         )
 
     def search(
-        self, query: str, *, limit: int = 6, min_score: float = 0.35, now: date | None = None
+        self,
+        query: str,
+        *,
+        limit: int = 6,
+        min_score: float = DEFAULT_MIN_SCORE,
+        now: date | None = None,
     ) -> list[Hit]:
         """Best hits for ``query``; raises ``SearchUnavailable`` if the chosen provider failed."""
         if not query.strip():
@@ -184,7 +177,7 @@ class MemorySearch:
             else (0.0, 1.0)
         )
         with self._lock:
-            ranked = rank(
+            return rank(
                 query,
                 keyword_hits,
                 vector_hits,
@@ -195,8 +188,25 @@ class MemorySearch:
                 limit=limit,
                 min_score=min_score,
                 now=now or clock.now_in(self.settings.timezone).date(),
+                superseded=self._superseded(),
+                term_weights=self._term_weights(query, store, keywords),
             )
-        return [Hit(r.path, r.start_line, r.end_line, r.score, r.snippet, r.source) for r in ranked]
+
+    def _term_weights(self, query: str, store: Store, keywords: KeywordIndex) -> dict[str, float]:
+        """Each query term's weight for coverage, from how many chunks hold it."""
+        terms = query_terms(query)
+        counts = keywords.doc_counts(terms)
+        total = store.chunk_count()
+        return {t: term_weight(total, counts.get(t, 0)) for t in terms}
+
+    def _superseded(self) -> frozenset[tuple[str, int]]:
+        """``(path, line)`` of the archived items that a newer item replaced."""
+        try:
+            items = read_archive(self.root)
+        except MalformedFile:  # not text: nothing in it is known to be superseded
+            return frozenset()
+        path = self.root.relative(self.root.archive)
+        return frozenset((path, item.line) for item in items if item.reason == "superseded")
 
     def wait_for_vectors(self, timeout: float | None = None) -> None:
         if self._vectors is not None:
