@@ -261,3 +261,58 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         "以前拿铁，现在冷萃",
     ),
 ]
+
+# MemDaily-style people: many look-alike facts about several people, one fact a line.
+EVENTS.update(
+    {
+        "zhao_age": ("2026-04-15", "组长老赵今年四十二岁，老家在河南洛阳"),
+        "zhao_kid": ("2026-06-16", "老赵的女儿在读初二，成绩在年级前十"),
+        "he_age": ("2026-04-22", "小何今年二十六，是去年校招进来的，老家在江西九江"),
+        "he_hobby": ("2026-07-14", "小何周末喜欢去攀岩，在城西的一家岩馆办了次卡"),
+        "zhou_birthday": ("2026-05-13", "周婷说她的生日是十一月三号，今年想去日本过"),
+        "zhou_home": ("2026-08-05", "周婷老家在福建厦门，每年春节都回去"),
+        "kevin_age": ("2026-07-09", "Kevin 今年三十一岁，老婆是做医生的"),
+        "kevin_hobby": ("2026-09-08", "Kevin 的爱好是打羽毛球，每周三晚上约球"),
+        "ajie_job": ("2026-05-06", "阿杰在上海一家券商做量化研究员"),
+        "liu_job": ("2026-06-24", "邻居刘姐在银行上班，做个人理财顾问"),
+        "he_birthday": ("2026-08-18", "小何说他的生日在十二月二十号，比周婷晚一个多月"),
+    }
+)
+QUESTIONS.extend(
+    [
+        ("simple", "老赵老家是哪里的？", ["zhao_age"], "河南洛阳"),
+        ("simple", "阿杰现在做什么工作？", ["ajie_job"], "量化研究员"),
+        ("conditional", "组里那个爱攀岩的同事叫什么？", ["he_hobby"], "小何"),
+        ("conditional", "老婆是医生的那位同事多大了？", ["kevin_age"], "三十一岁"),
+        ("conditional", "在银行做理财顾问的是谁？", ["liu_job"], "刘姐"),
+        ("comparative", "老赵和小何谁的年纪大？", ["zhao_age", "he_age"], "老赵"),
+        ("comparative", "小何和 Kevin 相差几岁？", ["he_age", "kevin_age"], "五岁"),
+        ("comparative", "周婷和小何谁的生日更早？", ["zhou_birthday", "he_birthday"], "周婷"),
+        ("comparative", "老赵和周婷的老家哪个更靠南？", ["zhao_age", "zhou_home"], "周婷（厦门）"),
+        (
+            "aggregative",
+            "组里同事的老家都在哪些地方？",
+            ["zhao_age", "he_age", "zhou_home"],
+            "洛阳、九江、厦门",
+        ),
+        (
+            "aggregative",
+            "同事们周末或晚上都有什么运动爱好？",
+            ["he_hobby", "kevin_hobby"],
+            "攀岩、羽毛球",
+        ),
+        ("post-processing", "老赵大概是哪一年出生的？", ["zhao_age"], "1984 年前后"),
+        (
+            "post-processing",
+            "周婷的生日离现在还有多少天？",
+            ["zhou_birthday"],
+            "从 9 月底算约 34 天",
+        ),
+        (
+            "noisy",
+            "今天食堂的菜好咸。话说 Kevin 一般星期几打球？",
+            ["kevin_hobby"],
+            "周三晚上",
+        ),
+    ]
+)

@@ -197,3 +197,58 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
     ("noisy", "吃完午饭好困……论文评奖给了多少奖金？", ["award"], "两千元"),
     ("noisy", "学生今天吵翻了，嗓子都哑了。我能喝咖啡吗？", ["tea_pref"], "不喝，会心慌"),
 ]
+
+# MemDaily-style people: many look-alike facts about several people, one fact a line.
+EVENTS.update(
+    {
+        "zhang_age": ("2026-06-15", "教研组长张老师今年五十一岁，明年就要退休了"),
+        "zhang_home": ("2026-09-19", "张老师是重庆万州人，大学毕业后一直在成都教书"),
+        "xiaozhou_age": ("2026-06-24", "同事小周今年三十四岁，教初一的数学"),
+        "xiaozhou_kid": ("2026-08-28", "小周的儿子今年上小学三年级，特别调皮"),
+        "chenlin_job": ("2026-07-08", "陈琳在重庆一家外企做人力资源主管"),
+        "meng_age": ("2026-07-21", "表妹萌萌今年二十八岁，在绵阳当护士"),
+        "liqiang_birthday": ("2026-08-24", "李强的生日是十二月八号，他说今年不想大办"),
+        "duoduo_birthday": ("2026-10-26", "朵朵的生日是三月十五号，想要一套乐高"),
+        "principal": ("2026-09-03", "新来的校长姓罗，以前在七中当副校长"),
+        "xiaozhou_hobby": ("2026-10-05", "小周喜欢跳广场舞，每天晚饭后在小区跳一个小时"),
+        "zhang_hobby": ("2026-11-19", "张老师爱好书法，周末在老年大学教毛笔字"),
+    }
+)
+QUESTIONS.extend(
+    [
+        ("simple", "新校长姓什么？", ["principal"], "罗"),
+        ("simple", "陈琳是做什么工作的？", ["chenlin_job"], "人力资源主管"),
+        ("conditional", "明年要退休的是哪位老师？", ["zhang_age"], "张老师"),
+        ("conditional", "在绵阳当护士的那个亲戚多大了？", ["meng_age"], "二十八岁"),
+        ("conditional", "以前在七中当副校长的那个人现在是什么职位？", ["principal"], "校长"),
+        ("comparative", "张老师和小周差了几岁？", ["zhang_age", "xiaozhou_age"], "十七岁"),
+        (
+            "comparative",
+            "李强和朵朵谁的生日在前（按一年里的顺序）？",
+            ["duoduo_birthday", "liqiang_birthday"],
+            "朵朵",
+        ),
+        ("comparative", "萌萌和小周谁年纪小？", ["meng_age", "xiaozhou_age"], "萌萌"),
+        (
+            "comparative",
+            "张老师和小周的业余爱好有什么不同？",
+            ["zhang_hobby", "xiaozhou_hobby"],
+            "书法对广场舞",
+        ),
+        (
+            "aggregative",
+            "我身边的人里有谁在教书？",
+            ["zhang_age", "xiaozhou_age", "zhang_home"],
+            "张老师、小周",
+        ),
+        (
+            "aggregative",
+            "家里人的生日都是哪天？",
+            ["liqiang_birthday", "duoduo_birthday"],
+            "李强 12 月 8 日，朵朵 3 月 15 日",
+        ),
+        ("post-processing", "张老师大概哪年出生？", ["zhang_age"], "1975 年前后"),
+        ("post-processing", "小周的儿子大概几岁？", ["xiaozhou_kid"], "八九岁"),
+        ("noisy", "哎今天开会开到七点。张老师周末在哪教毛笔字？", ["zhang_hobby"], "老年大学"),
+    ]
+)

@@ -4,7 +4,8 @@ The arithmetic is in :mod:`memory.search.ranking` (pure); this module gathers th
 rows it needs and applies, in order: the evidence gate (no candidate is evidence: no hits),
 fusion, recency, importance and tier multipliers (MEMORY.md first, superseded archive
 items last), exact path/basename/stem pinning, the minimum score, and the MMR diversity
-pass.
+pass. Context widening (:mod:`memory.search.context`) comes after, in the service, once the
+hits of a question's facets have joined.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import date
 from typing import Any, Literal
 
-from memory.search.context import widen
 from memory.search.keyword_index import KeywordHit, index_tokens
 from memory.search.ranking import (
     Candidate,
@@ -51,6 +51,7 @@ class RankSettings:
     core_boost: float = 1.25
     superseded_factor: float = 0.5
     gate: Gate = field(default_factory=Gate)
+    decompose: bool = True  # a question naming several things searches each (facets.py)
 
 
 Source = Literal["vector", "keyword", "hybrid"]
@@ -174,6 +175,4 @@ def rank(
         )
         text = snippet_of(row.text, settings.max_snippet_chars)
         out.append(Hit(c.path, c.start_line, c.end_line, c.score, text, source))
-    if settings.context_chars > 0:
-        return widen(out, store, settings.context_chars)
     return out

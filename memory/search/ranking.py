@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Protocol, TypeVar
 
 from memory.overlap import jaccard
 
@@ -234,6 +235,43 @@ def current_first(items: Sequence[Candidate]) -> list[Candidate]:
     """``items`` with every superseded archive item moved after all the others (order
     otherwise kept): a replaced fact never outranks what replaced it."""
     return [c for c in items if not c.superseded] + [c for c in items if c.superseded]
+
+
+class Span(Protocol):
+    @property
+    def path(self) -> str: ...
+    @property
+    def start_line(self) -> int: ...
+    @property
+    def end_line(self) -> int: ...
+
+
+S = TypeVar("S", bound=Span)
+
+
+def _shares_lines(a: Span, b: Span) -> bool:
+    return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line
+
+
+def cover_facets(main: Sequence[S], facets: Sequence[Sequence[S]], limit: int) -> list[S]:
+    """The first hit of ``main``, then the best hit of each facet (a thing the question
+    names, searched on its own), then the rest of ``main``: at most ``limit`` hits, none
+    sharing lines with another, so every named thing is covered before a second hit of the
+    first. A facet whose own search found nothing adds nothing."""
+    out: list[S] = []
+
+    def add(item: S) -> None:
+        if len(out) < limit and not any(_shares_lines(item, o) for o in out):
+            out.append(item)
+
+    for item in main[:1]:
+        add(item)
+    for hits in facets:
+        if hits:
+            add(hits[0])
+    for item in main[1:]:
+        add(item)
+    return out
 
 
 def drop_overlapping(items: Sequence[Candidate]) -> list[Candidate]:

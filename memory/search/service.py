@@ -22,17 +22,20 @@ from memory.memory_file import read_archive
 from memory.paths import MemoryRoot
 from memory.search import store as store_module
 from memory.search.chunker import CHUNKER_VERSION, ChunkerConfig
+from memory.search.context import widen
 from memory.search.embedder import VectorSide
 from memory.search.embeddings.registry import PROVIDERS, ProviderConfig
+from memory.search.facets import facets
 from memory.search.indexer import sync_files
 from memory.search.keyword_index import TOKENIZER_VERSION, KeywordIndex, query_terms
 from memory.search.ranker import Hit, RankSettings, Source, rank
-from memory.search.ranking import DEFAULT_MIN_SCORE, term_weight
+from memory.search.ranking import DEFAULT_MIN_SCORE, cover_facets, term_weight
 from memory.search.store import SCHEMA_VERSION, Store
 
 __all__ = ["Hit", "IndexReport", "MemorySearch", "SearchSettings", "SearchUnavailable", "Source"]
 
 DEPTH_MIN, DEPTH_PER_HIT = 100, 20  # candidates asked of each side per search
+FACET_HITS = 2  # hits of each facet query (one per thing a question names) considered
 
 
 class SearchUnavailable(MemoryEngineError):
@@ -162,6 +165,29 @@ class MemorySearch:
             raise UsageError(f"--limit must be at least 1, got {limit}")
         if time.monotonic() - self._synced_at >= self.settings.refresh_seconds:
             self.sync()
+        day = now or clock.now_in(self.settings.timezone).date()
+        superseded = self._superseded()
+        hits = self._ranked(query, limit, min_score, day, superseded)
+        parts = facets(query) if hits and self.settings.ranking.decompose else []
+        if parts:
+            # each thing the question names gets its own query; its best hits join the top
+            per_part = [self._ranked(p, FACET_HITS, min_score, day, superseded) for p in parts]
+            hits = cover_facets(hits, per_part, limit)
+        context = self.settings.ranking.context_chars
+        if context > 0:
+            with self._lock:
+                return widen(hits, self._open()[0], context)
+        return hits
+
+    def _ranked(
+        self,
+        query: str,
+        limit: int,
+        min_score: float,
+        day: date,
+        superseded: frozenset[tuple[str, int]],
+    ) -> list[Hit]:
+        """Retrieval and ranking of one query, before context widening."""
         store, keywords, vectors = self._open()
         if vectors.state == "unavailable":
             raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
@@ -187,8 +213,8 @@ class MemorySearch:
                 settings=self.settings.ranking,
                 limit=limit,
                 min_score=min_score,
-                now=now or clock.now_in(self.settings.timezone).date(),
-                superseded=self._superseded(),
+                now=day,
+                superseded=superseded,
                 term_weights=self._term_weights(query, store, keywords),
             )
 

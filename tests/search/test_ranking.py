@@ -9,6 +9,7 @@ from memory.search.ranking import (
     Gate,
     bm25_normalise,
     cosine_to_score,
+    cover_facets,
     coverage,
     current_first,
     drop_overlapping,
@@ -177,3 +178,22 @@ def test_coverage_is_the_weighted_share_of_query_terms_held() -> None:
     assert coverage(["eat", "tofu"], weights) == 1.0
     assert coverage([], weights) == 0.0
     assert coverage(["tofu"], {}) == 0.0
+
+
+def test_cover_facets_puts_each_named_things_best_hit_after_the_first() -> None:
+    def span(path: str, start: int, end: int | None = None) -> Candidate:
+        return Candidate(start, path, start, end or start, 0.0, frozenset())
+
+    main = [span("a.md", 1), span("a.md", 5), span("b.md", 3), span("c.md", 9)]
+    zhao, he = [span("d.md", 2)], [span("b.md", 3, 4), span("e.md", 1)]
+    out = cover_facets(main, [zhao, he, []], 4)
+    # he's best (b.md#3-4) moves up from third in main; b.md#3 is then not repeated
+    assert [(c.path, c.start_line) for c in out] == [
+        ("a.md", 1),
+        ("d.md", 2),
+        ("b.md", 3),
+        ("a.md", 5),
+    ]
+    assert out[2].end_line == 4
+    assert cover_facets(main, [], 2) == main[:2]
+    assert cover_facets([], [zhao], 3) == zhao
