@@ -1,4 +1,9 @@
-"""The composition root: everything the bot needs, built and wired in one place."""
+"""The composition root: everything the bot needs, built and wired in one place, in order.
+
+Each collaborator is built before the ones that use it, so nothing is late-bound: the
+plugin manager (the event bus) first, then the conversations that emit into it, the dream
+reporter, the dream worker, the nightly job, the services bundle, and last the plugins.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,12 @@ from datetime import datetime
 
 from bot.agent import ChatAgent
 from bot.config import BotConfig
-from bot.dream_worker import DreamOutcome, DreamWorker
+from bot.conversations import Conversations
+from bot.dream_reports import DreamReporter
+from bot.dream_worker import DreamWorker
 from bot.engine import Bot
-from bot.messages import Scope
 from bot.nightly import NightlyJob
+from bot.nightly_pass import NightlyPass
 from bot.scopes import ScopeDirectory
 from bot.search_pool import SearchPool
 from bot.services import BotServices
@@ -23,7 +30,7 @@ from plugins.manager import PluginManager
 log = logging.getLogger(__name__)
 
 
-def build_model(config: BotConfig) -> OpenAIChatModel | None:
+def build_model(config: BotConfig) -> ChatModel | None:
     """The configured chat model, or None for the offline mode."""
     if not config.has_model:
         return None
@@ -49,49 +56,36 @@ def build_bot(
     workspace = config.workspace
     workspace.mkdir(parents=True, exist_ok=True)
     model = build_model(config)
-    chat_model: ChatModel | None = model
-    agent = (
-        ChatAgent(model.client, model.model, max_steps=config.agent_max_steps) if model else None
+    agent = ChatAgent(model, max_steps=config.agent_max_steps) if model else None
+    scopes = ScopeDirectory(workspace)
+    scopes.recover_all()  # finish what a crashed dream, forget or flush left
+    plugins = PluginManager(config.plugin_dir())
+    conversations = Conversations(config, scopes, plugins.emit)
+    dreams = DreamWorker(
+        model=model, clock=now, on_done=DreamReporter(config, scopes, channel.send)
     )
-
-    pending: list[Bot] = []  # the bot, once built: the callbacks below need it
-
-    def dream_done(outcome: DreamOutcome) -> None:
-        pending[0].dream_done(outcome)
-
-    def nightly_run(when: datetime) -> None:
-        pending[0].nightly(when)
-
-    def flush_scope(scope: Scope, when: datetime) -> None:
-        pending[0].flush_scope(scope, when)
-
-    def forget_turns(scope: Scope, text: str, apply: bool) -> int:
-        return pending[0].forget_turns(scope, text, apply=apply)
-
+    nightly = NightlyJob(
+        run=NightlyPass(config, scopes, conversations, dreams),
+        clock=now,
+        zone=zone,
+        at=config.nightly_time,
+        spread_minutes=config.nightly_spread_minutes,
+        state_path=workspace / "memory" / ".bot" / "nightly.json",
+        poll_seconds=nightly_poll_seconds,
+    )
     services = BotServices(
         config=config,
-        scopes=ScopeDirectory(workspace),
+        scopes=scopes,
         search=SearchPool(config),
-        dreams=DreamWorker(model=chat_model, clock=now, on_done=dream_done),
-        nightly=NightlyJob(
-            run=nightly_run,
-            clock=now,
-            zone=zone,
-            at=config.nightly_time,
-            spread_minutes=config.nightly_spread_minutes,
-            state_path=workspace / "memory" / ".bot" / "nightly.json",
-            poll_seconds=nightly_poll_seconds,
-        ),
-        model=chat_model,
+        conversations=conversations,
+        dreams=dreams,
+        nightly=nightly,
+        model=model,
         clock=now,
         send=channel.send,
-        flush_scope=flush_scope,
-        forget_turns=forget_turns,
     )
-    plugins = PluginManager(config.plugin_dir(), services)
-    plugins.load_all()
-    bot = Bot(services, plugins, agent, channel)
-    pending.append(bot)
+    plugins.load_all(services)
+    bot = Bot(services, plugins, agent)
     log.info(
         "bot ready: channel=%s model=%s workspace=%s plugins=%s",
         config.channel_type,

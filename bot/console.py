@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from bot.services import BotServices
-from memory.errors import UsageError
+from memory.errors import PathOutsideRoot, UsageError
 from memory.memory_file import read_archive, read_memory
 from memory.paths import MemoryRoot
 from memory.provenance import SourceRef
+from memory.recovery import ensure_recovered
 from memory.search.tools import readable_path
 from plugins.status_text import dreaming_info, memory_counts
 
@@ -31,12 +33,31 @@ def _day(text: str) -> date:
         raise UsageError(f"not a date (YYYY-MM-DD): {text!r}") from None
 
 
+@dataclass(frozen=True)
+class ChatEntry:
+    """A chat whose memory the console can show: its scope key, title and folder."""
+
+    key: str
+    title: str
+    folder: str
+
+
+@dataclass(frozen=True)
+class ConsoleTurn:
+    """One message of the owner's console conversation, to show again after a reload."""
+
+    role: str
+    text: str
+    time: str | None
+
+
 class ConsoleView:
     """Read-only views of ``root`` for the console; every path stays inside the root."""
 
     def __init__(self, services: BotServices, root: MemoryRoot) -> None:
         self.services = services
         self.root = root
+        ensure_recovered(root)
 
     def memory_items(self) -> list[dict[str, Any]]:
         return [
@@ -52,7 +73,7 @@ class ConsoleView:
         path = self.root.resolve(readable_path(self.root, parsed.path))
         if not path.is_file():
             raise UsageError(f"no such file: {parsed.path}")
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         end = min(parsed.end, parsed.start + MAX_SOURCE_LINES - 1)
         return {
             "ref": str(parsed),
@@ -70,7 +91,9 @@ class ConsoleView:
         path = self.root.daily_note(_day(day))
         if not path.is_file():
             raise UsageError(f"no daily note for {day}")
-        return path.read_text(encoding="utf-8")
+        if not self.root.contains(path):
+            raise PathOutsideRoot(f"the note of {day} leads outside the memory root")
+        return path.read_text(encoding="utf-8", errors="replace")
 
     def archive(self) -> list[dict[str, Any]]:
         return [
@@ -89,12 +112,13 @@ class ConsoleView:
             return []
         entries = []
         for path in sorted(folder.glob("*.md"), reverse=True):
-            if _DATE.match(path.stem):
-                entries.append({"date": path.stem, "text": path.read_text(encoding="utf-8")})
+            if _DATE.match(path.stem) and path.is_file() and self.root.contains(path):
+                text = path.read_text(encoding="utf-8", errors="replace")
+                entries.append({"date": path.stem, "text": text})
         return entries
 
     def dreaming(self) -> dict[str, Any]:
-        info = dreaming_info(self.services, self.root)
+        info = dreaming_info(self.services, self.root).to_dict()
         counts = memory_counts(self.root)
         info["counts"] = {
             "items": counts.get("items", 0),
@@ -106,4 +130,5 @@ class ConsoleView:
     def search(self, query: str, limit: int = 8) -> list[dict[str, Any]]:
         if not query.strip():
             raise UsageError("the search query is empty")
-        return self.services.search.search(self.root, query, limit=limit)
+        hits = self.services.search.search(self.root, query, limit=limit)
+        return [hit.to_dict() for hit in hits]

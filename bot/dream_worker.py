@@ -13,15 +13,20 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
+from bot.config import BotConfig
 from bot.messages import Scope
 from bot.scope_state import changes
+from memory.dream.model import DreamReport, EngineName
 from memory.errors import MemoryEngineError
 from memory.llm import ChatModel
 from memory.paths import MemoryRoot
 
 log = logging.getLogger(__name__)
+
+
+Origin = Literal["command", "nightly"]
 
 
 @dataclass(frozen=True)
@@ -30,15 +35,35 @@ class DreamJob:
     root: MemoryRoot
     days: int
     max_items: int
-    engine: Literal["auto", "llm", "extractive"]
+    engine: EngineName
     force: bool = False
-    origin: Literal["command", "nightly", "web"] = "command"
+    origin: Origin = "command"
+
+    @classmethod
+    def configured(
+        cls,
+        config: BotConfig,
+        scope: Scope,
+        root: MemoryRoot,
+        *,
+        days: int | None = None,
+        origin: Origin = "command",
+    ) -> DreamJob:
+        """A dream of ``root`` with the configured window, cap and engine."""
+        return cls(
+            scope,
+            root,
+            days or config.dream_days,
+            config.dream_max_items,
+            config.dream_engine,
+            origin=origin,
+        )
 
 
 @dataclass(frozen=True)
 class DreamOutcome:
     job: DreamJob
-    report: dict[str, Any]  # DreamReport.to_dict(), or {"status": "failed", "reason": ...}
+    report: DreamReport
     finished: datetime
     changes_seen: int = 0  # the root's change count when the dream started
 
@@ -104,7 +129,7 @@ class DreamWorker:
                 report = self.run(job)
             except Exception as exc:  # reported below, never silently
                 log.exception("dream for %s failed", job.scope.key)
-                report = {"status": "failed", "reason": _one_line(exc)}
+                report = DreamReport("failed", reason=_one_line(exc))
             outcome = DreamOutcome(job, report, self.clock(), seen)
             try:
                 self.on_done(outcome)
@@ -114,7 +139,7 @@ class DreamWorker:
                 self._pending.discard(str(job.root.path))
                 self._idle.notify_all()
 
-    def run(self, job: DreamJob) -> dict[str, Any]:
+    def run(self, job: DreamJob) -> DreamReport:
         """Run one dream now, in this thread."""
         from memory.dream import DreamOptions, run_dream
 
@@ -122,10 +147,9 @@ class DreamWorker:
             days=job.days, force=job.force, engine=job.engine, max_items=job.max_items
         )
         try:
-            report = run_dream(job.root, options, model=self.model, now=self.clock())
+            return run_dream(job.root, options, model=self.model, now=self.clock())
         except MemoryEngineError as exc:
-            return {"status": "failed", "reason": _one_line(exc)}
-        return dict(report.to_dict())
+            return DreamReport("failed", reason=_one_line(exc))
 
 
 def _one_line(exc: BaseException) -> str:
@@ -133,22 +157,25 @@ def _one_line(exc: BaseException) -> str:
     return text[0][:300] if text else type(exc).__name__
 
 
-def format_report(report: dict[str, Any]) -> str:
+def format_report(report: DreamReport) -> str:
     """A dream's result in a few plain lines for a chat."""
-    status = report.get("status", "failed")
-    reason = report.get("reason") or ""
-    if status == "skipped":
-        return f"Dream skipped: {reason or 'nothing to do'}."
-    if status != "done":
-        return f"Dream failed: {reason or 'unknown error'}."
+    if report.status == "skipped":
+        return f"Dream skipped: {report.reason or 'nothing to do'}."
+    if report.status != "done":
+        return f"Dream failed: {report.reason or 'unknown error'}."
     counts = ", ".join(
-        f"{report.get(k, 0)} {k}"
-        for k in ("added", "merged", "superseded", "archived", "rejected")
-        if report.get(k)
+        f"{value} {name}"
+        for name, value in (
+            ("added", report.added),
+            ("merged", report.merged),
+            ("superseded", report.superseded),
+            ("archived", report.archived),
+            ("rejected", report.rejected),
+        )
+        if value
     )
-    items = int(report.get("items", 0))
-    noun = "item" if items == 1 else "items"
-    head = f"Dream done ({report.get('engine', '?')}): {items} {noun} in MEMORY.md"
+    noun = "item" if report.items == 1 else "items"
+    head = f"Dream done ({report.engine or '?'}): {report.items} {noun} in MEMORY.md"
     head += f" ({counts})." if counts else "."
-    diary = str(report.get("diary") or "").strip()
+    diary = report.diary.strip()
     return f"{head}\n\n{diary}" if diary else head

@@ -10,36 +10,24 @@ messages of one scope are processed in order, different scopes in parallel.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from bot.agent import ChatAgent, ContextOverflow
-from bot.dream_worker import DreamJob, DreamOutcome, format_report
-from bot.errors import ChatModelUnavailable
-from bot.messages import IncomingMessage, Scope
+from bot.agent import ChatAgent
+from bot.console import ChatEntry, ConsoleTurn, ConsoleView
+from bot.conversations import Conversations
+from bot.messages import WEB_SCOPE, IncomingMessage
 from bot.permissions import is_admin
-from bot.scope_state import (
-    clear_changed,
-    dreaming_enabled,
-    read_state,
-    record_dream,
-)
 from bot.services import BotServices
 from bot.session import ChatTurn, Session
-from bot.tokens import message_tokens
-from bot.trimming import hard_trim, turns_to_trim
-from channels.base import Channel
-from memory.paths import MemoryRoot
+from memory.errors import ContextOverflow, ModelError, UsageError
 from plugins.events import (
     ChatContext,
     ContextHandled,
-    ContextTrimmed,
     MessageReceived,
     ReplyDecorated,
     ReplySent,
-    TrimReason,
 )
 from plugins.manager import PluginManager
 
@@ -55,20 +43,14 @@ class Bot:
     """Implements ``BotHandler``; built by :func:`bot.builder.build_bot`."""
 
     def __init__(
-        self,
-        services: BotServices,
-        plugins: PluginManager,
-        agent: ChatAgent | None,
-        channel: Channel,
+        self, services: BotServices, plugins: PluginManager, agent: ChatAgent | None
     ) -> None:
         self.services = services
         self.config = services.config
         self.plugins = plugins
         self.agent = agent
-        self.channel = channel
         self.clock: Callable[[], datetime] = services.clock
-        self._sessions: dict[str, Session] = {}
-        self._sessions_guard = threading.Lock()
+        self.conversations: Conversations = services.conversations
 
     # lifecycle ---------------------------------------------------------------------
 
@@ -81,23 +63,30 @@ class Bot:
         """Finish pending dreams, save every session, close plugins and indexes."""
         self.services.nightly.stop()
         self.services.dreams.stop()
-        with self._sessions_guard:
-            sessions = list(self._sessions.values())
-        for session in sessions:
-            with session.lock:
-                session.save()
+        self.conversations.save_all()
         self.plugins.close()
         self.services.search.close()
 
-    # sessions ----------------------------------------------------------------------
+    # the web console ---------------------------------------------------------------
 
-    def session(self, scope: Scope) -> Session:
-        with self._sessions_guard:
-            session = self._sessions.get(scope.key)
-            if session is None:
-                session = Session.load(self.services.scopes.session_path(scope), scope.key)
-                self._sessions[scope.key] = session
-            return session
+    def console_view(self, chat: str | None) -> ConsoleView:
+        """The owner's memory, or (read only) the chat with scope key ``chat``."""
+        scopes = self.services.scopes
+        if not chat:
+            return ConsoleView(self.services, scopes.root_for(WEB_SCOPE))
+        scope = scopes.scope_from_key(chat)
+        if scope is None or scopes.entry(chat) is None:
+            raise UsageError(f"no chat {chat!r} in this workspace")
+        return ConsoleView(self.services, scopes.root_for(scope))
+
+    def console_history(self) -> list[ConsoleTurn]:
+        session = self.conversations.session(WEB_SCOPE)
+        with session.lock:
+            return [ConsoleTurn(t.role, t.content, t.time) for t in session.window]
+
+    def console_chats(self) -> list[ChatEntry]:
+        entries = self.services.scopes.entries()
+        return [ChatEntry(e.key, e.title, e.folder) for e in entries if e.folder != "."]
 
     # messages ----------------------------------------------------------------------
 
@@ -109,17 +98,18 @@ class Bot:
         self.plugins.emit(MessageReceived(ctx))
         if ctx.reply is not None:
             return self._deliver(ctx, ctx.reply)
-        session = self.session(message.scope)
+        session = self.conversations.session(message.scope)
         with session.lock:
             name = message.sender_name or message.sender_id if message.scope.is_group else None
             session.append(ChatTurn.make("user", message.text, now, name))
-            self._trim(session, message.scope, root, now)
+            self.conversations.trim(session, message.scope, root, now)
             session.save()
             if not message.addressed:
                 return []
             reply = self._answer(ctx, session)
             session.append(ChatTurn.make("assistant", reply, self.clock()))
-            session.save()
+            if not session.save():
+                reply += f"\n(This conversation's memory could not be saved: {session.save_error}.)"
         return self._deliver(ctx, reply)
 
     def _deliver(self, ctx: ChatContext, reply: str) -> list[str]:
@@ -143,8 +133,8 @@ class Bot:
                 if attempt == 2:
                     return "Sorry, this conversation no longer fits the model, even trimmed."
                 log.warning("context overflow in %s; saving and trimming", ctx.scope.key)
-                self._overflow(session, ctx)
-            except ChatModelUnavailable as exc:
+                self.conversations.overflow(session, ctx.scope, ctx.root, ctx.now)
+            except ModelError as exc:
                 log.warning("model unavailable: %s", exc, exc_info=exc.__cause__)
                 return f"Sorry, I cannot answer right now: {exc}."
         return ""
@@ -160,115 +150,3 @@ class Bot:
             hidden = "\n\n".join(event.hidden_blocks)
             messages.insert(len(messages) - 1, {"role": "system", "content": hidden})
         return messages
-
-    # trimming and flushing ---------------------------------------------------------
-
-    def _trim(self, session: Session, scope: Scope, root: MemoryRoot, now: datetime) -> None:
-        reserve = message_tokens(self.config.character_desc) + self.config.memory_prompt_max_chars
-        count = turns_to_trim(
-            session.window,
-            max_turns=self.config.agent_max_context_turns,
-            max_tokens=self.config.agent_max_context_tokens,
-            reserve=min(reserve, self.config.agent_max_context_tokens // 2),
-        )
-        if count:
-            _, unflushed = session.split_oldest(count)
-            self._store(session, scope, root, unflushed, "trim", now)
-
-    def _overflow(self, session: Session, ctx: ChatContext) -> None:
-        """Save what no note holds yet, then keep only the newest message."""
-        if self._store(session, ctx.scope, ctx.root, session.pending, "overflow", ctx.now):
-            session.mark_flushed()
-        else:
-            session.unflushed = 0  # the unflushed tail went to the backlog
-        session.split_oldest(hard_trim(session.window))
-        session.save()
-
-    def _store(
-        self,
-        session: Session,
-        scope: Scope,
-        root: MemoryRoot,
-        turns: list[ChatTurn],
-        reason: TrimReason,
-        now: datetime,
-    ) -> bool:
-        """Hand ``turns`` to the plugins that keep them; keep them in the backlog on failure."""
-        if not turns:
-            return True
-        event = ContextTrimmed(scope, root, list(turns), reason, now)
-        self.plugins.emit(event)
-        if event.handled:
-            return True
-        if event.errors:
-            log.warning("turns of %s kept for a later flush: %s", scope.key, event.errors)
-            known = set(map(id, session.backlog))
-            session.backlog.extend(t for t in turns if id(t) not in known)
-            return False
-        return True  # nobody keeps trimmed context (memory plugin disabled)
-
-    # the nightly job ---------------------------------------------------------------
-
-    def forget_turns(self, scope: Scope, text: str, *, apply: bool) -> int:
-        """Count (and with ``apply`` remove) the conversation turns that mention ``text``,
-        so a forgotten fact is not written to a note again by a later flush."""
-        needle = text.strip().casefold()
-        session = self.session(scope)
-        with session.lock:
-            count = session.remove_matching(needle, apply=apply)
-            if apply and count:
-                session.save()
-        return count
-
-    def flush_scope(self, scope: Scope, now: datetime) -> MemoryRoot:
-        """Summarise what no note holds yet of ``scope``'s conversation into today's note."""
-        root = self.services.scopes.root_for(scope)
-        session = self.session(scope)
-        with session.lock:
-            pending = session.pending
-            if pending and self._store(session, scope, root, pending, "daily", now):
-                session.mark_flushed()
-            session.save()
-        return root
-
-    def nightly(self, now: datetime) -> list[DreamJob]:
-        """Flush every scope's new conversation, then queue a dream for each changed root."""
-        roots: dict[str, tuple[Scope, MemoryRoot]] = {}
-        for entry in self.services.scopes.entries():
-            scope = self.services.scopes.scope_from_key(entry.key)
-            if scope is None:
-                continue
-            root = self.flush_scope(scope, now)
-            roots.setdefault(str(root.path), (scope, root))
-        jobs = []
-        for scope, root in roots.values():
-            if not read_state(root).get("changed"):
-                continue
-            if not dreaming_enabled(root, self.config.dreaming_enabled):
-                continue
-            job = self.dream_job(scope, root, origin="nightly")
-            if self.services.dreams.submit(job):
-                jobs.append(job)
-        return jobs
-
-    def dream_job(
-        self, scope: Scope, root: MemoryRoot, *, days: int | None = None, origin: Any = "command"
-    ) -> DreamJob:
-        return DreamJob(
-            scope,
-            root,
-            days or self.config.dream_days,
-            self.config.dream_max_items,
-            self.config.dream_engine,
-            origin=origin,
-        )
-
-    def dream_done(self, outcome: DreamOutcome) -> None:
-        """Record a finished dream; tell the chat that asked for it."""
-        root = outcome.job.root
-        record_dream(root, outcome.report, outcome.finished)
-        if outcome.report.get("status") in {"done", "skipped"}:
-            clear_changed(root, outcome.changes_seen)
-        log.info("dream for %s: %s", outcome.job.scope.key, outcome.report.get("status"))
-        if outcome.job.origin == "command":
-            self.channel.send(outcome.job.scope, format_report(outcome.report))

@@ -3,10 +3,12 @@
     BotError                     base of every failure the bot reports on purpose
     ├── ConfigError              config.json or an environment override is invalid
     ├── PluginError              a plugin failed to load or to handle an event
-    └── ChatModelUnavailable     no model configured, or the model API failed for good
+    ├── ScopeConflict            two chats would share one memory folder
+    └── WorkspaceBusy            another bot already runs on this workspace
 
     StopPropagation              control flow, not a failure: a plugin handled the event
 
+Model failures are the memory engine's ``ModelError`` (one chat-model boundary).
 Each carries a one-line message fit to show a user; tracebacks go to the log.
 """
 
@@ -23,8 +25,12 @@ class PluginError(BotError):
     """A plugin could not be loaded or configured."""
 
 
-class ChatModelUnavailable(BotError):
-    """The chat model cannot answer (none configured, or the API failed)."""
+class ScopeConflict(BotError):
+    """A chat's memory folder already belongs to another chat; nothing is shared."""
+
+
+class WorkspaceBusy(BotError):
+    """Another bot process holds the workspace lock."""
 
 
 class StopPropagation(Exception):

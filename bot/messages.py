@@ -44,3 +44,7 @@ class IncomingMessage:
     sender_is_chat_admin: bool = False  # group owner/admin, where the platform tells
     time: datetime | None = None
     message_id: str | None = None
+
+
+WEB_SCOPE = Scope("web", "owner", False, "web console")
+"""The web console's chat: the owner's, like the terminal's."""

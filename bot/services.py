@@ -13,6 +13,7 @@ from bot.scopes import ScopeDirectory
 from memory.llm import ChatModel
 
 if TYPE_CHECKING:
+    from bot.conversations import Conversations
     from bot.dream_worker import DreamWorker
     from bot.nightly import NightlyJob
     from bot.search_pool import SearchPool
@@ -23,12 +24,9 @@ class BotServices:
     config: BotConfig
     scopes: ScopeDirectory
     search: SearchPool
+    conversations: Conversations  # sessions; flush and forget a chat's conversation
     dreams: DreamWorker
     nightly: NightlyJob
     model: ChatModel | None
     clock: Callable[[], datetime]
-    send: Callable[[Scope, str], None]
-    # Write what no daily note holds yet of a scope's conversation (before a dream).
-    flush_scope: Callable[[Scope, datetime], None]
-    # Count, or remove, the conversation turns of a scope that mention a text (forget).
-    forget_turns: Callable[[Scope, str, bool], int]
+    send: Callable[[Scope, str], None]  # the one way to message a chat unprompted

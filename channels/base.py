@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 from abc import ABC, abstractmethod
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from bot.messages import IncomingMessage, Scope
+
+if TYPE_CHECKING:
+    from bot.console import ChatEntry, ConsoleTurn, ConsoleView
+
+log = logging.getLogger(__name__)
+
+FAILURE_REPLY = "Sorry, something went wrong while handling that; the error has been logged."
 
 
 class BotHandler(Protocol):
@@ -14,6 +22,33 @@ class BotHandler(Protocol):
     def handle(self, message: IncomingMessage) -> list[str]:
         """Process one message; return the replies to send back to its chat (maybe none)."""
         ...
+
+
+@runtime_checkable
+class ConsoleBot(BotHandler, Protocol):
+    """What the web console needs beyond messages: read-only views of the chats' memory."""
+
+    def console_view(self, chat: str | None) -> ConsoleView:
+        """The owner's memory (``None``) or another chat's, by scope key (read only)."""
+        ...
+
+    def console_chats(self) -> list[ChatEntry]:
+        """The other chats the bot keeps memory for."""
+        ...
+
+    def console_history(self) -> list[ConsoleTurn]:
+        """The owner's console conversation so far (it survives a reload and a restart)."""
+        ...
+
+
+def handle_safely(bot: BotHandler, message: IncomingMessage) -> list[str]:
+    """``bot.handle`` for a platform channel: a failure is logged with its traceback and
+    the chat gets one apologetic line, never silence or a crash of the channel."""
+    try:
+        return bot.handle(message)
+    except Exception:
+        log.exception("the bot failed on a message in %s", message.scope.key)
+        return [FAILURE_REPLY] if message.addressed else []
 
 
 class Channel(ABC):

@@ -26,14 +26,12 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageH
 from bot.config import BotConfig
 from bot.errors import ConfigError
 from bot.messages import IncomingMessage, Scope
-from channels.base import BotHandler, Channel
+from channels.base import BotHandler, Channel, handle_safely
 from channels.telegram_admins import ChatAdminCache
 from channels.telegram_inbound import BotIdentity, to_incoming
 from channels.telegram_outbound import RetryPolicy, SendFailed, send_text
 
 log = logging.getLogger(__name__)
-
-FAILURE_REPLY = "Sorry, something went wrong while handling that; the error has been logged."
 
 
 class TelegramStartError(ConfigError):
@@ -194,11 +192,7 @@ class TelegramChannel(Channel):
             if incoming is None:
                 return
             incoming = await self._with_admin_status(incoming)
-            try:
-                replies = await asyncio.to_thread(bot.handle, incoming)
-            except Exception:
-                log.exception("the bot failed on a message in %s", incoming.scope.key)
-                replies = [FAILURE_REPLY] if incoming.addressed else []
+            replies = await asyncio.to_thread(handle_safely, bot, incoming)
             reply_to = message.message_id if incoming.scope.is_group else None
             for reply in replies:
                 await self._deliver_logged(

@@ -7,36 +7,50 @@ finishes pending work (dreams report here) before it exits, so it works in scrip
 
 from __future__ import annotations
 
+import io
 import sys
 import threading
 from typing import TextIO
 
 from bot.messages import IncomingMessage, Scope
 from channels.base import BotHandler, Channel
+from memory.textfile import clean_text
 
 OWNER_SCOPE = Scope("terminal", "owner", False, "terminal")
+GREETING = "CowDream is listening. Type a message, /help for commands; Ctrl-D (end of input) quits."
 
 
 class TerminalChannel(Channel):
     name = "terminal"
 
     def __init__(
-        self, stdin: TextIO | None = None, stdout: TextIO | None = None, prompt: bool = False
+        self,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        prompt: bool = False,
+        greeting: bool | None = None,
     ) -> None:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        for stream in (self.stdin, self.stdout):  # bytes that are not text never stop the bot
+            if isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="replace")
         self.prompt = prompt
+        # A person at a terminal is greeted; a script piping lines in gets replies only.
+        self.greeting = _is_tty(self.stdin) if greeting is None else greeting
         self._lock = threading.Lock()
         self._stop = threading.Event()
 
     def run(self, bot: BotHandler) -> None:
+        if self.greeting:
+            self._write(GREETING)
         while not self._stop.is_set():
             if self.prompt:
                 self._write("> ", newline=False)
             line = self.stdin.readline()
             if not line:
                 return
-            text = line.strip()
+            text = clean_text(line).strip()
             if not text:
                 continue
             message = IncomingMessage(
@@ -55,3 +69,10 @@ class TerminalChannel(Channel):
 
     def stop(self) -> None:
         self._stop.set()
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -23,14 +23,13 @@ from itchat.core import Core
 
 from bot.config import BotConfig
 from bot.messages import IncomingMessage, Scope
-from channels.base import BotHandler, Channel
+from channels.base import BotHandler, Channel, handle_safely
 from channels.wechat_ids import SessionIds
 from channels.wechat_login import LoginBackoff, LoginFailed, LoginLoop
 from channels.wechat_rules import Me, WeChatRules, decorate_reply, group_incoming, private_incoming
 
 log = logging.getLogger(__name__)
 
-FAILURE_REPLY = "Sorry, something went wrong while handling that; the error has been logged."
 QR_TERMINAL_WIDTH = 2  # itchat's enableCmdQR: 2 characters per module suits most terminals
 
 
@@ -123,11 +122,7 @@ class WeChatChannel(Channel):
             incoming = self.to_incoming(msg)
             if incoming is None:
                 return
-            try:
-                replies = bot.handle(incoming)
-            except Exception:
-                log.exception("the bot failed on a message in %s", incoming.scope.key)
-                replies = [FAILURE_REPLY] if incoming.addressed else []
+            replies = handle_safely(bot, incoming)
             target = str((msg.get("User") or {}).get("UserName") or "")
             for reply in replies:
                 if not self._send_raw(target, decorate_reply(incoming, reply, self._rules)):

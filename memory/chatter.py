@@ -1,13 +1,15 @@
 """Recognising transient chatter: greetings, acknowledgements, small talk, tool noise.
 
-Pure functions shared by the rule-based flush and the extractive dream.
+Pure functions shared by the rule-based flush, the light phase and the extractive dream.
 """
 
 from __future__ import annotations
 
 import re
 
+from memory.redact import MASK
 from memory.segment import content_words, has_cjk
+from memory.speaker import split
 
 _ACK_WORDS = frozenset(
     """
@@ -94,3 +96,26 @@ def too_short(text: str) -> bool:
 def is_chatter(text: str) -> bool:
     """True for text not worth keeping in memory on its own."""
     return is_greeting_or_ack(text) or is_tool_noise(text) or is_small_talk(text) or too_short(text)
+
+
+_TRANSIENT = re.compile(
+    r"(?i)^(?:用户)?(?:问了?|询问|想知道)|\basked (?:about|what|how|when|where|why|whether|if)\b"
+)
+
+
+def is_noise(text: str) -> bool:
+    """A note line with nothing to judge: greetings, acknowledgements, small talk, tool
+    output, an assistant's turn, or a secret (what was worth keeping there was redacted).
+    The speaker prefix is read first (``用户说：你好呀`` is a greeting)."""
+    spoken = split(text)
+    statement = spoken.body
+    if MASK in statement or spoken.by_assistant:
+        return True
+    return is_chatter(statement)
+
+
+def is_transient(text: str) -> bool:
+    """Noise, questions and "asked about ..." lines: left in the notes, not distilled (the
+    rules used where no classifier judges; the extractive engine asks its classifier)."""
+    statement = split(text).body
+    return is_noise(text) or is_question(statement) or bool(_TRANSIENT.search(statement))

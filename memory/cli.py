@@ -12,20 +12,24 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast, get_args
 
 from memory.clock import now_in, zone
+from memory.config_file import load_config, text
 from memory.dream import DreamOptions, run_dream
-from memory.dream.model import MAX_DAYS, MIN_DAYS
+from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
 from memory.errors import MemoryEngineError, UsageError
 from memory.flush import flush_turns
 from memory.forget import apply_forget, plan_forget
 from memory.history import undo
-from memory.llm import ChatModel, OpenAIChatModel, read_config_file, settings_from
+from memory.llm import ChatModel, OpenAIChatModel, settings_from
 from memory.log_setup import configure_logging
 from memory.paths import MemoryRoot
+from memory.recovery import ensure_recovered
+from memory.redact import Redaction
 from memory.status import collect_status, format_status
 from memory.transcript import read_jsonl
+from memory.wording import plural
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
@@ -64,10 +68,20 @@ def positive_int(text: str) -> int:
 
 def common_options() -> Parser:
     common = Parser(add_help=False)
-    common.add_argument("--workspace", metavar="DIR", help="memory root (default: ~/cow)")
-    common.add_argument("--config", metavar="FILE", type=Path, help="config.json with model keys")
+    common.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="memory root (default: the config's agent_workspace, else ~/cow)",
+    )
+    common.add_argument(
+        "--config", metavar="FILE", type=Path, help="the bot's config file (default: ./config.json)"
+    )
     common.add_argument("--json", action="store_true", help="machine-readable output")
-    common.add_argument("--timezone", metavar="ZONE", help="IANA zone for dates (default: local)")
+    common.add_argument(
+        "--timezone",
+        metavar="ZONE",
+        help="IANA zone for dates (default: the config's timezone, else the machine's)",
+    )
     return common
 
 
@@ -82,11 +96,17 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     dream = sub.add_parser("dream", parents=[common], help="run Deep Dream")
-    dream.add_argument("--days", type=days_type, default=3, help="notes of the last N days (1-30)")
+    dream.add_argument(
+        "--days", type=days_type, help="notes of the last N days (1-30; default: dream_days, 3)"
+    )
     dream.add_argument("--force", action="store_true", help="dream even if nothing changed")
-    dream.add_argument("--engine", choices=["auto", "llm", "extractive"], default="auto")
+    dream.add_argument(
+        "--engine", choices=list(get_args(EngineName)), help="default: dream_engine, auto"
+    )
     dream.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
-    dream.add_argument("--max-items", type=positive_int, default=None, help="cap of MEMORY.md (30)")
+    dream.add_argument(
+        "--max-items", type=positive_int, help="cap of MEMORY.md (default: dream_max_items, 30)"
+    )
     dream.set_defaults(func=cmd_dream)
 
     sub.add_parser("undo", parents=[common], help="undo the last dream").set_defaults(func=cmd_undo)
@@ -126,20 +146,25 @@ def _register_search(sub: Any, common: Parser) -> None:
 
 
 def config_of(args: argparse.Namespace) -> dict[str, Any]:
-    return read_config_file(args.config) if args.config else {}
+    """``--config FILE``, else ./config.json as the bot reads it, with ``COW_*`` overrides."""
+    return load_config(args.config)
 
 
 def root_of(
     args: argparse.Namespace, config: dict[str, Any], *, create: bool = False
 ) -> MemoryRoot:
-    """The memory root; it must be a folder that exists, unless ``create`` allows a new
-    one (flush makes it, status reports it empty)."""
-    where = args.workspace or config.get("agent_workspace") or "~/cow"
+    """The memory root: ``--workspace``, else the config's ``agent_workspace``, else ~/cow.
+
+    It must be a folder that exists; only the configured default may be new when
+    ``create`` allows it (flush makes it, status reports it empty). A ``--workspace``
+    that does not exist is always an error."""
+    where = args.workspace or text(config, "agent_workspace") or "~/cow"
     root = MemoryRoot.at(where)
     if root.path.exists() and not root.path.is_dir():
         raise UsageError(f"the workspace is not a folder: {root.path}")
-    if not create and not root.path.is_dir():
+    if not root.path.is_dir() and (args.workspace or not create):
         raise UsageError(f"no memory root at {root.path} (give --workspace DIR)")
+    ensure_recovered(root)
     return root
 
 
@@ -160,9 +185,16 @@ def emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
 
 def cmd_dream(args: argparse.Namespace) -> int:
     config = config_of(args)
-    max_items = args.max_items or int(config.get("dream_max_items", 30))
-    options = DreamOptions(args.days, args.force, args.engine, args.dry_run, max_items)
-    model = model_of(config) if args.engine != "extractive" else None
+    max_items = args.max_items or int(config.get("dream_max_items") or 30)
+    try:
+        days = args.days or days_type(str(config.get("dream_days") or 3))
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(f"config dream_days: {exc}") from None
+    engine = args.engine or str(config.get("dream_engine") or "auto")
+    if engine not in get_args(EngineName):
+        raise UsageError(f"dream_engine must be one of {', '.join(get_args(EngineName))}")
+    options = DreamOptions(days, args.force, cast(EngineName, engine), args.dry_run, max_items)
+    model = model_of(config) if engine != "extractive" else None
     now = now_in(args.timezone or config.get("timezone"))
     report = run_dream(root_of(args, config), options, model=model, now=now)
     reason = report.reason
@@ -191,10 +223,12 @@ def cmd_flush(args: argparse.Namespace) -> int:
         model=model_of(config),
         now=now,
         group=args.group,
+        redaction=Redaction(phone_numbers=bool(config.get("redact_phone_numbers"))),
     )
     where = str(result.path) if result.path else None
     data = {"path": where, "bullets": result.bullets, "engine": result.engine}
-    text = f"wrote {len(result.bullets)} bullet(s) to {where}" if where else "nothing worth keeping"
+    wrote = f"wrote {plural(len(result.bullets), 'bullet')} to {where}"
+    text = wrote if where else "nothing worth keeping"
     emit(args, data, text)
     return 0
 
@@ -242,7 +276,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
             emit(args, {"removed": 0}, "nothing deleted")
             return 0
     removed = apply_forget(root, plan)
-    emit(args, {"removed": removed}, f"forgot {removed} line(s)")
+    emit(args, {"removed": removed}, f"forgot {plural(removed, 'line')}")
     return 0
 
 
@@ -262,3 +296,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. `python -m memory status | head -1`: the reader left
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
+        return 0
+    except OSError as exc:  # the disk refused (full, read-only) where no one said it better
+        where = f" {exc.filename}" if exc.filename else ""
+        print(
+            f"memory {args.command}: error: cannot write{where}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE

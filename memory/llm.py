@@ -2,22 +2,67 @@
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
-from memory.errors import ModelError, UsageError
+from memory.errors import ContextOverflow, ModelError
+
+_OVERFLOW_HINTS = (
+    "context_length_exceeded",
+    "maximum context length",
+    "context length",
+    "context window",
+    "too many tokens",
+    "prompt is too long",
+)
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One function call the model asked for; ``arguments`` is the raw JSON text."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    """The assistant's turn: text, or tool calls to run before it answers."""
+
+    content: str
+    tool_calls: tuple[ToolCall, ...] = ()
+
+    def as_message(self) -> dict[str, Any]:
+        """The turn as a chat message, to send back with the tools' results."""
+        message: dict[str, Any] = {"role": "assistant", "content": self.content or None}
+        if self.tool_calls:
+            message["tool_calls"] = [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments},
+                }
+                for c in self.tool_calls
+            ]
+        return message
 
 
 class ChatModel(Protocol):
-    """Anything that turns chat messages into one text answer."""
+    """The one chat-model boundary: the dream, the flush and the bot all talk to this."""
 
     model: str
 
     def complete(self, messages: list[dict[str, Any]], *, json_object: bool = False) -> str:
         """Return the assistant's text; raise :class:`ModelError` on any failure."""
+        ...
+
+    def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
+        """One assistant turn that may call ``tools`` (OpenAI function schemas).
+
+        Raises :class:`ContextOverflow` when the conversation does not fit, else
+        :class:`ModelError` on any failure."""
         ...
 
 
@@ -44,7 +89,7 @@ class OpenAIChatModel:
 
         self.settings = settings
         self.model = settings.model
-        self.client = openai.OpenAI(
+        self._client = openai.OpenAI(
             api_key=settings.api_key or "not-needed",
             base_url=settings.base_url or None,
             timeout=settings.timeout,
@@ -52,28 +97,48 @@ class OpenAIChatModel:
         )
 
     def complete(self, messages: list[dict[str, Any]], *, json_object: bool = False) -> str:
-        import openai
-
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, Any] = {"temperature": 0}
         if json_object:
             kwargs["response_format"] = {"type": "json_object"}
-        try:
-            response = self.client.chat.completions.create(
-                model=self.model,
-                messages=messages,  # type: ignore[arg-type]
-                temperature=0,
-                **kwargs,
-            )
-        except openai.APIError as exc:
-            raise ModelError(f"model call failed: {type(exc).__name__}: {_short(exc)}") from exc
-        except Exception as exc:  # transport errors not wrapped by openai
-            raise ModelError(f"model call failed: {type(exc).__name__}: {_short(exc)}") from exc
-        if not response.choices:
-            raise ModelError("model returned no choices")
-        content = response.choices[0].message.content
+        content = self._create(messages, kwargs).content
         if content is None:
             raise ModelError("model returned an empty message")
-        return content
+        return str(content)
+
+    def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
+        message = self._create(messages, {"tools": tools} if tools else {})
+        calls = tuple(
+            ToolCall(c.id, c.function.name, c.function.arguments or "{}")
+            for c in (message.tool_calls or [])
+            if getattr(c, "function", None) is not None
+        )
+        return ModelReply((message.content or "").strip(), calls)
+
+    def _create(self, messages: list[dict[str, Any]], kwargs: dict[str, Any]) -> Any:
+        """The first choice's message; every failure mapped by :func:`model_error`."""
+        try:
+            response = self._client.chat.completions.create(
+                model=self.model,
+                messages=messages,  # type: ignore[arg-type]
+                **kwargs,
+            )
+        except Exception as exc:  # openai.APIError and transport errors alike
+            raise model_error(exc) from exc
+        if not response.choices:
+            raise ModelError("model returned no choices")
+        return response.choices[0].message
+
+
+def model_error(exc: BaseException) -> ModelError:
+    """The one mapping of an ``openai`` (or transport) failure to the engine's errors."""
+    import openai
+
+    if isinstance(exc, openai.APIStatusError):
+        code = getattr(exc, "code", None) or ""
+        text = f"{code} {exc.message}".lower()
+        if exc.status_code == 413 or any(hint in text for hint in _OVERFLOW_HINTS):
+            return ContextOverflow(f"the conversation does not fit the model: {_short(exc)}")
+    return ModelError(f"model call failed: {type(exc).__name__}: {_short(exc)}")
 
 
 def _short(exc: BaseException) -> str:
@@ -99,16 +164,3 @@ def settings_from(
         return None
     model = config.get("model") or env.get("OPENAI_MODEL") or DEFAULT_MODEL
     return LLMSettings(model=str(model), api_key=key or None, base_url=base or None)
-
-
-def read_config_file(path: Path) -> dict[str, Any]:
-    """Read a JSON config file (CowAgent keys); a clear :class:`UsageError` if unusable."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise UsageError(f"config file not found: {path}") from exc
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"config file {path} is not valid JSON: {exc}") from exc
-    if not isinstance(data, dict):
-        raise UsageError(f"config file {path} must hold a JSON object")
-    return data

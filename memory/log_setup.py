@@ -22,7 +22,17 @@ from memory.redact import MASK, redact
 _BOT_URL_TOKEN = re.compile(r"(?<=/bot)\d+:[A-Za-z0-9_\-]+")
 
 # Libraries that log every request URL at INFO: quiet unless the user asks for DEBUG.
-CHATTY = ("httpx", "httpcore", "urllib3", "openai", "telegram", "apscheduler", "uvicorn")
+# faiss's loader logs a ModuleNotFoundError at INFO when the CPU lacks AVX512: not news.
+CHATTY = (
+    "httpx",
+    "httpcore",
+    "urllib3",
+    "openai",
+    "telegram",
+    "apscheduler",
+    "uvicorn",
+    "faiss",
+)
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -56,8 +66,9 @@ def configure_logging(
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(ScrubbingFormatter(fmt, secrets))
     root = logging.getLogger()
-    for old in list(root.handlers):
-        root.removeHandler(old)
+    for old in list(root.handlers):  # ours from an earlier call; others' stay
+        if isinstance(old.formatter, ScrubbingFormatter):
+            root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
     numeric = logging.getLevelName(level) if isinstance(level, str) else level

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from memory.paths import MemoryRoot
-from memory.provenance import Provenance, SourceRef, split_comment, strip_comments
+from memory.provenance import Provenance, SourceRef, ref_lines, split_comment, strip_comments
 from memory.textfile import read_text
 
 TITLE = "# MEMORY"
@@ -38,6 +38,11 @@ class MemoryItem:
             return self.raw
         comment = Provenance(self.sources, self.fields).render()
         return f"- {self.text} {comment}".rstrip()
+
+
+def cited_lines(items: Iterable[MemoryItem]) -> set[tuple[str, int]]:
+    """Every ``(path, line)`` that some item of ``items`` cites."""
+    return ref_lines(ref for item in items for ref in item.sources)
 
 
 @dataclass

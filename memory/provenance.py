@@ -5,6 +5,8 @@ comment that carries them: ``<!-- src: REF; REF; reason: superseded; archived: 2
 from __future__ import annotations
 
 import re
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 _REF = re.compile(r"^(?P<path>[^#\s;][^#;]*?)#L(?P<start>\d+)(?:-L?(?P<end>\d+))?$")
@@ -57,6 +59,29 @@ class Provenance:
             parts[0] = f"src: {parts[0]}"
         parts.extend(f"{key}: {value}" for key, value in self.fields)
         return f"<!-- {'; '.join(parts)} -->" if parts else ""
+
+
+def ref_lines(refs: Iterable[SourceRef]) -> set[tuple[str, int]]:
+    """Every ``(path, line)`` the references cite."""
+    return {(ref.path, n) for ref in refs for n in ref.lines()}
+
+
+def compress_refs(refs: Iterable[SourceRef]) -> tuple[SourceRef, ...]:
+    """Sorted, de-duplicated references, adjacent lines of a file joined into ranges."""
+    lines: dict[str, set[int]] = defaultdict(set)
+    for ref in refs:
+        lines[ref.path].update(ref.lines())
+    out: list[SourceRef] = []
+    for path in sorted(lines):
+        numbers = sorted(lines[path])
+        start = prev = numbers[0]
+        for n in numbers[1:]:
+            if n != prev + 1:
+                out.append(SourceRef(path, start, prev))
+                start = n
+            prev = n
+        out.append(SourceRef(path, start, prev))
+    return tuple(out)
 
 
 def split_comment(text: str) -> tuple[str, Provenance | None]:

@@ -15,8 +15,10 @@ from typing import Any, ClassVar
 
 from bot.dream_worker import DreamJob
 from bot.errors import StopPropagation
-from bot.scope_state import dreaming_enabled, update_state
+from bot.scope_state import dreaming_enabled, set_dreaming
+from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
+from memory.wording import plural
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, MessageReceived
 from plugins.status_text import dreaming_text, status_text
@@ -27,9 +29,22 @@ MEMORY_USAGE = (
     "Usage: /memory dream [N] | /memory status | /memory search <query> | "
     "/memory undo | /memory forget <text>"
 )
-DREAM_USAGE = "Usage: /memory dream [N] (N = days of notes, 1..30)"
+DREAM_USAGE = f"Usage: /memory dream [N] (N = days of notes, {MIN_DAYS}..{MAX_DAYS})"
 DREAMING_USAGE = "Usage: /dreaming status|on|off|help"
 REFUSED = "Sorry, only this chat's admins can change its memory."
+HELP = "\n".join(
+    [
+        "Commands (those marked * are for this chat's admins):",
+        "/memory status: what this chat's memory holds, and its dreaming",
+        "/memory search <query>: search this chat's memory",
+        f"/memory dream [N]*: dream now over the last N days of notes ({MIN_DAYS}..{MAX_DAYS})",
+        "/memory undo*: put MEMORY.md and the archive back to before the last dream",
+        "/memory forget <text>*: delete every line that mentions <text> (asks to confirm)",
+        "/dreaming status: nightly dreaming on or off, next run, last result",
+        "/dreaming on | off*: turn this chat's nightly dream on or off",
+        "/help: this list",
+    ]
+)
 CONFIRM_WINDOW = timedelta(minutes=5)
 
 
@@ -49,10 +64,12 @@ class CommandsPlugin(Plugin):
         if not ctx.message.addressed:
             return
         words = ctx.message.text.strip().split(maxsplit=2)
-        if not words or words[0].lower() not in {"/memory", "/dreaming"}:
+        if not words or words[0].lower() not in {"/memory", "/dreaming", "/help"}:
             return
         try:
-            if words[0].lower() == "/memory":
+            if words[0].lower() == "/help":
+                ctx.reply = HELP
+            elif words[0].lower() == "/memory":
                 ctx.reply = self.memory(ctx, words[1:])
             else:
                 ctx.reply = self.dreaming(ctx, words[1:])
@@ -78,7 +95,7 @@ class CommandsPlugin(Plugin):
         if sub == "undo":
             from memory.history import undo
 
-            message = undo(ctx.root)
+            message = undo(ctx.root, now=ctx.now)
             return message[:1].upper() + message[1:]
         return self.forget(ctx, rest)
 
@@ -86,17 +103,17 @@ class CommandsPlugin(Plugin):
         config = self.services.config
         days = config.dream_days
         if arg:
-            if not arg.isdigit() or not 1 <= int(arg) <= 30:
+            if not arg.isdigit() or not MIN_DAYS <= int(arg) <= MAX_DAYS:
                 return DREAM_USAGE
             days = int(arg)
         # Today's conversation so far belongs in the dream: put it in the note first.
-        self.services.flush_scope(ctx.scope, ctx.now)
-        job = DreamJob(
-            ctx.scope, ctx.root, days, config.dream_max_items, config.dream_engine, origin="command"
-        )
+        self.services.conversations.flush(ctx.scope, ctx.now)
+        job = DreamJob.configured(config, ctx.scope, ctx.root, days=days)
         if not self.services.dreams.submit(job):
             return "A dream is already running for this chat; I will report when it is done."
-        return f"Dream started over the last {days} day(s) of notes; I will report when done."
+        return (
+            f"Dream started over the last {plural(days, 'day')} of notes; I will report when done."
+        )
 
     def search(self, ctx: ChatContext, query: str) -> str:
         limit = int(self.config["search_results"])
@@ -105,11 +122,11 @@ class CommandsPlugin(Plugin):
             return f"No memory matches {query!r}."
         lines = [f"Memory hits for {query!r}:"]
         for n, hit in enumerate(hits, 1):
-            where = f"{hit['path']}#L{hit['start_line']}"
-            if hit["end_line"] != hit["start_line"]:
-                where += f"-L{hit['end_line']}"
-            snippet = " ".join(str(hit["snippet"]).split())[:160]
-            lines.append(f"{n}. [{hit['score']:.2f}] {where}: {snippet}")
+            where = f"{hit.path}#L{hit.start_line}"
+            if hit.end_line != hit.start_line:
+                where += f"-L{hit.end_line}"
+            snippet = " ".join(str(hit.snippet).split())[:160]
+            lines.append(f"{n}. [{hit.score:.2f}] {where}: {snippet}")
         return "\n".join(lines)
 
     def forget(self, ctx: ChatContext, text: str) -> str:
@@ -124,13 +141,16 @@ class CommandsPlugin(Plugin):
             if text.lower() == "cancel":
                 return "Forget cancelled; nothing was deleted."
             removed = apply_forget(ctx.root, pending[0])
-            turns = self.services.forget_turns(ctx.scope, pending[0].text, True)
-            said = f" and {turns} message(s) from the conversation" if turns else ""
-            return f"Forgotten: {removed} line(s) deleted, including from the undo history{said}."
+            turns = self.services.conversations.forget(ctx.scope, pending[0].text, apply=True)
+            said = f" and {plural(turns, 'message')} from the conversation" if turns else ""
+            return (
+                f"Forgotten: {plural(removed, 'line')} deleted, including from the undo "
+                f"history{said}."
+            )
         if not text:
             return "Usage: /memory forget <text>"
         plan = plan_forget(ctx.root, text)
-        turns = self.services.forget_turns(ctx.scope, text, False)
+        turns = self.services.conversations.forget(ctx.scope, text, apply=False)
         if not plan.matches and not turns:
             return f"Nothing in this chat's memory matches {text!r}."
         with self._lock:
@@ -139,7 +159,12 @@ class CommandsPlugin(Plugin):
             f"- {path}:{line}: {body.strip()}" for path, line, body in plan.matches[:10]
         )
         more = f"\n(and {len(plan.matches) - 10} more)" if len(plan.matches) > 10 else ""
-        said = f"\n{turns} message(s) of the current conversation mention it too." if turns else ""
+        said = (
+            f"\n{plural(turns, 'message')} of the current conversation "
+            f"{'mentions' if turns == 1 else 'mention'} it too."
+            if turns
+            else ""
+        )
         return (
             f"{plan.summary()}\n{shown}{more}{said}\n"
             "Send /memory forget confirm within 5 minutes to delete them "
@@ -151,18 +176,14 @@ class CommandsPlugin(Plugin):
     def dreaming(self, ctx: ChatContext, args: list[str]) -> str:
         sub = " ".join(args).strip().lower() or "status"
         if sub == "help":
-            return (
-                "/dreaming status: nightly dreaming state, next run, last result\n"
-                "/dreaming on | off: turn this chat's nightly dream on or off (admins)\n"
-                "/memory dream [N]: dream now over the last N days of notes (admins)"
-            )
+            return HELP
         if sub == "status":
             return dreaming_text(self.services, ctx.root)
         if sub not in {"on", "off"}:
             return DREAMING_USAGE
         if not ctx.is_admin:
             return REFUSED
-        update_state(ctx.root, dreaming=sub == "on")
+        set_dreaming(ctx.root, sub == "on")
         state = "on" if dreaming_enabled(ctx.root, True) else "off"
         log.info("dreaming %s for %s", state, ctx.scope.key)
         return f"Nightly dreaming is now {state} for this chat."

@@ -49,23 +49,23 @@ class _Registration:
 class PluginManager:
     """The loaded plugins and their handlers, sorted by priority."""
 
-    def __init__(self, plugin_dir: Path, services: BotServices) -> None:
+    def __init__(self, plugin_dir: Path) -> None:
         self.plugin_dir = plugin_dir
-        self.services = services
         self.plugins: dict[str, Plugin] = {}
         self.failed: dict[str, str] = {}
         self._handlers: dict[type[Event], list[_Registration]] = {}
 
     # loading -----------------------------------------------------------------------
 
-    def load_all(self) -> None:
+    def load_all(self, services: BotServices) -> None:
+        """Load every built-in plugin and every plugin with a YAML file, given ``services``."""
         self.plugin_dir.mkdir(parents=True, exist_ok=True)
         names = dict(BUILTIN_PLUGINS)
         for path in sorted(self.plugin_dir.glob("*.yaml")):
             names.setdefault(path.stem, "")
         for name, module in names.items():
             try:
-                self._load(name, module)
+                self._load(name, module, services)
             except Exception as exc:
                 self.failed[name] = str(exc)
                 log.exception("plugin %s failed to load; the bot runs without it", name)
@@ -88,7 +88,7 @@ class PluginManager:
             raise PluginError(f"{path}: unknown key(s) {sorted(unknown)}")
         return data
 
-    def _load(self, name: str, module: str) -> None:
+    def _load(self, name: str, module: str, services: BotServices) -> None:
         settings = self._settings(name, module)
         if not settings.get("enabled", True):
             log.info("plugin %s is disabled", name)
@@ -105,7 +105,7 @@ class PluginManager:
         if unknown:
             raise PluginError(f"plugin {name}: unknown config key(s) {sorted(unknown)}")
         config.update(extra)
-        plugin = plugin_cls(self.services, config)
+        plugin = plugin_cls(services, config)
         self.register(name, plugin, int(settings.get("priority", 0)))
 
     def register(self, name: str, plugin: Plugin, priority: int = 0) -> None:

@@ -74,9 +74,9 @@ class MemoryPlugin(Plugin):
             return f"{OFFLINE}\nNo memory matches this message."
         lines = [f"{OFFLINE}\nMemory hits for your message:"]
         for hit in hits:
-            where = f"{hit['path']}#L{hit['start_line']}"
-            snippet = " ".join(str(hit["snippet"]).split())[:200]
-            lines.append(f"- [{hit['score']:.2f}] {where}: {snippet}")
+            where = f"{hit.path}#L{hit.start_line}"
+            snippet = " ".join(str(hit.snippet).split())[:200]
+            lines.append(f"- [{hit.score:.2f}] {where}: {snippet}")
         return "\n".join(lines)
 
     def _tools(self, root: MemoryRoot) -> list[Tool]:
@@ -129,6 +129,7 @@ class MemoryPlugin(Plugin):
             model=self.services.model,
             now=event.now,
             group=event.scope.is_group,
+            redaction=self.services.config.redaction,
         )
         event.handled = True
         event.summary = list(result.bullets)

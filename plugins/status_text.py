@@ -3,29 +3,66 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict, dataclass
+from datetime import datetime
 from typing import Any
 
-from bot.scope_state import dreaming_enabled, read_state
+from bot.scope_state import DreamResult, dreaming_enabled, read_state
 from bot.services import BotServices
 from memory.paths import MemoryRoot
+from memory.wording import plural
 from plugins.events import ChatContext
 
 log = logging.getLogger(__name__)
 
 
-def dreaming_info(services: BotServices, root: MemoryRoot) -> dict[str, Any]:
+@dataclass(frozen=True)
+class DreamingInfo:
+    """A root's dreaming state, as ``/dreaming status`` and the console show it."""
+
+    enabled: bool
+    next_run: datetime | None
+    timezone: str
+    last_dream: DreamResult | None  # the last done or failed dream
+    last_skip: DreamResult | None  # a later skip ("nothing new"), shown apart
+    undone_at: str | None  # the last dream's result was undone since
+    changed_since_dream: bool
+    running: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["next_run"] = self.next_run.isoformat(timespec="minutes") if self.next_run else None
+        return data
+
+
+def dreaming_info(services: BotServices, root: MemoryRoot) -> DreamingInfo:
     """Dreaming state of ``root``: on/off, next nightly run, last result, whether queued."""
+    from memory.dream.state import load_state
+
     state = read_state(root)
     enabled = dreaming_enabled(root, services.config.dreaming_enabled)
-    next_run = services.nightly.next_run() if enabled else None
-    return {
-        "enabled": enabled,
-        "next_run": next_run.isoformat(timespec="minutes") if next_run else None,
-        "timezone": services.config.timezone,
-        "last_dream": state.get("last_dream"),
-        "changed_since_dream": bool(state.get("changed")),
-        "running": services.dreams.busy(root),
-    }
+    undo = load_state(root).get("last_undo")
+    undone = undo.get("time") if isinstance(undo, dict) else None
+    last = state.last_dream
+    if not (last and isinstance(undone, str) and _after(undone, last.at)):
+        undone = None
+    return DreamingInfo(
+        enabled=enabled,
+        next_run=services.nightly.next_run() if enabled else None,
+        timezone=services.config.timezone,
+        last_dream=last,
+        last_skip=state.last_skip,
+        undone_at=undone,
+        changed_since_dream=state.changed,
+        running=services.dreams.busy(root),
+    )
+
+
+def _after(a: str, b: str) -> bool:
+    try:
+        return datetime.fromisoformat(a) >= datetime.fromisoformat(b)
+    except ValueError:
+        return False
 
 
 def memory_counts(root: MemoryRoot) -> dict[str, Any]:
@@ -35,26 +72,28 @@ def memory_counts(root: MemoryRoot) -> dict[str, Any]:
     return dict(collect_status(root))
 
 
-def _last(info: dict[str, Any]) -> str:
-    last = info.get("last_dream")
-    if not last:
-        return "never"
-    line = f"{last.get('status')} at {last.get('at')}"
-    if last.get("reason"):
-        line += f" ({last['reason']})"
-    elif last.get("status") == "done":
-        line += f": {last.get('items', 0)} items, +{last.get('added', 0)}"
+def _result(last: DreamResult) -> str:
+    line = f"{last.status} at {last.at}"
+    if last.reason:
+        line += f" ({last.reason})"
+    elif last.status == "done":
+        line += f": {plural(last.items, 'item')}, +{last.added}"
     return line
 
 
 def dreaming_text(services: BotServices, root: MemoryRoot) -> str:
     info = dreaming_info(services, root)
-    lines = [f"Nightly dreaming: {'on' if info['enabled'] else 'off'}"]
-    if info["next_run"]:
-        lines.append(f"Next run: {info['next_run']} ({info['timezone']})")
-    if info["running"]:
+    lines = [f"Nightly dreaming: {'on' if info.enabled else 'off'}"]
+    if info.next_run:
+        lines.append(f"Next run: {info.next_run.isoformat(timespec='minutes')} ({info.timezone})")
+    if info.running:
         lines.append("A dream is running now.")
-    lines.append(f"Last dream: {_last(info)}")
+    last = _result(info.last_dream) if info.last_dream else "never"
+    if info.undone_at:
+        last += f" (undone at {info.undone_at})"
+    lines.append(f"Last dream: {last}")
+    if info.last_skip:
+        lines.append(f"Since then: skipped at {info.last_skip.at} ({info.last_skip.reason})")
     return "\n".join(lines)
 
 
@@ -69,8 +108,8 @@ def status_text(services: BotServices, ctx: ChatContext) -> str:
         counts = memory_counts(ctx.root)
         notes = counts.get("notes") or {}
         lines.append(
-            f"MEMORY.md: {counts.get('items', 0)} items; archive: "
-            f"{counts.get('archive_items', 0)} items; daily notes: {len(notes)}"
+            f"MEMORY.md: {plural(counts.get('items', 0), 'item')}; archive: "
+            f"{plural(counts.get('archive_items', 0), 'item')}; daily notes: {len(notes)}"
             + (f" (latest {max(notes)})" if notes else "")
         )
     except Exception as exc:

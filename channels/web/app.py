@@ -6,34 +6,44 @@ memory. With ``web_password`` set every request needs HTTP Basic auth (any user 
 
 from __future__ import annotations
 
+import math
 import secrets
 import threading
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
-from fastapi.responses import FileResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.security import HTTPBasic, HTTPBasicCredentials
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from bot.console import ConsoleView
-from bot.messages import IncomingMessage, Scope
+from bot.console import ChatEntry, ConsoleTurn, ConsoleView
+from bot.messages import WEB_SCOPE, IncomingMessage
+from channels.web.throttle import LoginThrottle
+from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
+from memory.textfile import clean_text
 
 STATIC = Path(__file__).parent / "static"
-WEB_SCOPE = Scope("web", "owner", False, "web console")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 
 class ChatIn(BaseModel):
     text: str = Field(min_length=1, max_length=20000)
 
+    @field_validator("text", mode="before")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:  # a lone surrogate is replaced, not a 4xx
+        return clean_text(value) if isinstance(value, str) else value
+
 
 class DreamIn(BaseModel):
-    days: int | None = Field(default=None, ge=1, le=30)
+    days: int | None = None  # checked by the /memory dream command itself (1..30)
 
 
 class Outbox:
@@ -55,20 +65,36 @@ class Outbox:
 def create_app(
     handle: Callable[[IncomingMessage], list[str]],
     views: Callable[[str | None], ConsoleView],
-    chats: Callable[[], list[dict[str, str]]],
+    chats: Callable[[], list[ChatEntry]],
+    history: Callable[[], list[ConsoleTurn]],
     outbox: Outbox,
     password: str | None,
+    throttle: LoginThrottle | None = None,
 ) -> FastAPI:
     """The console. ``views(None)`` shows the owner's memory, ``views(key)`` another chat's
     (read only: chatting and running a dream stay the owner's)."""
     basic = HTTPBasic(auto_error=False)
 
-    def auth(credentials: HTTPBasicCredentials | None = Depends(basic)) -> None:  # noqa: B008
+    brake = throttle or LoginThrottle()
+
+    def auth(
+        request: Request,
+        credentials: HTTPBasicCredentials | None = Depends(basic),  # noqa: B008
+    ) -> None:
         if password is None:
             return
-        given = credentials.password if credentials else ""
-        if not secrets.compare_digest(given.encode(), password.encode()):
+        if credentials is None:  # the browser has not asked for the password yet
             raise HTTPException(401, "password required", {"WWW-Authenticate": "Basic"})
+        client = request.client.host if request.client else "?"
+        wait = math.ceil(brake.wait_for(client))
+        if wait > 0:
+            raise HTTPException(
+                429, f"too many wrong passwords: try again in {wait} s", {"Retry-After": str(wait)}
+            )
+        if not secrets.compare_digest(credentials.password.encode(), password.encode()):
+            brake.failed(client)
+            raise HTTPException(401, "password required", {"WWW-Authenticate": "Basic"})
+        brake.succeeded(client)
 
     app = FastAPI(title="CowDream console", docs_url=None, redoc_url=None, openapi_url=None)
     if password is None:
@@ -98,7 +124,7 @@ def create_app(
 
     @app.get("/api/chats", dependencies=guarded)
     def chat_list() -> dict[str, Any]:
-        return {"chats": chats()}
+        return {"chats": [asdict(chat) for chat in chats()]}
 
     @app.get("/api/memory", dependencies=guarded)
     def memory(chat: str | None = None) -> dict[str, Any]:
@@ -130,8 +156,14 @@ def create_app(
 
     @app.post("/api/dream", dependencies=guarded)
     def dream(body: DreamIn) -> dict[str, Any]:
-        text = "/memory dream" + (f" {body.days}" if body.days else "")
+        if body.days is not None and not MIN_DAYS <= body.days <= MAX_DAYS:
+            raise HTTPException(400, f"days must be {MIN_DAYS}..{MAX_DAYS}")
+        text = "/memory dream" + (f" {body.days}" if body.days is not None else "")
         return {"replies": handle(IncomingMessage(WEB_SCOPE, "owner", "owner", text))}
+
+    @app.get("/api/history", dependencies=guarded)
+    def conversation() -> dict[str, Any]:
+        return {"turns": [{"role": t.role, "text": t.text, "time": t.time} for t in history()]}
 
     @app.get("/api/search", dependencies=guarded)
     def search(q: str, limit: int = 8, chat: str | None = None) -> dict[str, Any]:
@@ -141,6 +173,14 @@ def create_app(
     @app.exception_handler(ValueError)
     def bad_value(request: Request, exc: ValueError) -> Any:
         raise HTTPException(400, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # One readable line ("days: Input should be a valid integer"), never a list of dicts.
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query"))
+        message = str(first.get("msg", "invalid request"))
+        return JSONResponse({"detail": f"{where}: {message}" if where else message}, 422)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

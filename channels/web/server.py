@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import socket
 import threading
 
 import uvicorn
 
 from bot.config import BotConfig
-from bot.console import ConsoleView
-from bot.engine import Bot
 from bot.errors import ConfigError
 from bot.messages import Scope
-from channels.base import BotHandler, Channel
-from channels.web.app import WEB_SCOPE, Outbox, create_app
-from memory.errors import UsageError
+from channels.base import BotHandler, Channel, ConsoleBot
+from channels.web.app import Outbox, create_app
+from channels.web.throttle import LoginThrottle
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +33,10 @@ class WebChannel(Channel):
 
     name = "web"
 
-    def __init__(self, config: BotConfig, *, port: int | None = None) -> None:
+    def __init__(
+        self, config: BotConfig, *, port: int | None = None, throttle: LoginThrottle | None = None
+    ) -> None:
+        self.throttle = throttle  # the password's brute-force brake (a default one if None)
         self.host = config.web_host
         self.port = config.web_port if port is None else port
         secret = config.web_password
@@ -48,24 +50,17 @@ class WebChannel(Channel):
         self.started = threading.Event()
 
     def run(self, bot: BotHandler) -> None:
-        if not isinstance(bot, Bot):
-            raise TypeError("the web console needs the CowDream bot engine")
-        scopes = bot.services.scopes
-        owner = scopes.root_for(WEB_SCOPE)
-
-        def view_for(key: str | None) -> ConsoleView:
-            if not key:
-                return ConsoleView(bot.services, owner)
-            scope = scopes.scope_from_key(key)
-            if scope is None or scopes.entry(key) is None:
-                raise UsageError(f"no chat {key!r} in this workspace")
-            return ConsoleView(bot.services, scopes.root_for(scope))
-
-        def chat_list() -> list[dict[str, str]]:
-            others = [e for e in scopes.entries() if e.folder != "."]
-            return [{"key": e.key, "title": e.title, "folder": e.folder} for e in others]
-
-        app = create_app(bot.handle, view_for, chat_list, self.outbox, self.password)
+        if not isinstance(bot, ConsoleBot):
+            raise TypeError("the web console needs a bot that offers console views")
+        app = create_app(
+            bot.handle,
+            bot.console_view,
+            bot.console_chats,
+            bot.console_history,
+            self.outbox,
+            self.password,
+            self.throttle,
+        )
         config = uvicorn.Config(
             app,
             host=self.host,
@@ -74,11 +69,31 @@ class WebChannel(Channel):
             access_log=False,
             log_config=None,  # uvicorn logs through the bot's scrubbing handler
         )
+        sock = self._bind()
         self.server = uvicorn.Server(config)
-        log.info("web console on http://%s:%d/", self.host, self.port)
+        log.info("web console on http://%s:%d/", self.host, sock.getsockname()[1])
         watcher = threading.Thread(target=self._watch_started, daemon=True)
         watcher.start()
-        self.server.run()
+        try:
+            self.server.run(sockets=[sock])
+        finally:
+            sock.close()
+
+    def _bind(self) -> socket.socket:
+        """The listening socket, bound here so a busy port is one clear error."""
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((self.host, self.port))
+        except OSError as exc:
+            sock.close()
+            raise ConfigError(
+                f"web console: cannot listen on {self.host}:{self.port} "
+                f"({exc.strerror or exc}); set web_port to a free port"
+            ) from None
+        sock.listen(128)
+        return sock
 
     def _watch_started(self) -> None:
         while self.server is not None and not self.server.should_exit:

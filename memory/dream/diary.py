@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memory.dream.model import DreamInputs, DreamReport, Proposal
+from memory.dream.model import DreamInputs, DreamReport, Proposal, new_items
 from memory.segment import has_cjk
 
 SHOW = 5
@@ -41,12 +41,7 @@ def entry(
     if proposal.model_diary:
         lines += ["", proposal.model_diary]
     lines.append("")
-    prior_lines = {(r.path, n) for i in inputs.prior for r in i.sources for n in r.lines()}
-    added = [
-        i
-        for i in proposal.keep
-        if not any((r.path, n) in prior_lines for r in i.sources for n in r.lines())
-    ]
+    added = new_items(inputs.prior, proposal.keep)
     label = {
         "merged": ("合并", "Merged"),
         "added": ("新增", "Added"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from datetime import date, timedelta
@@ -39,13 +40,23 @@ def gather(root: MemoryRoot, today: date, options: DreamOptions) -> DreamInputs:
         lines=lines,
         archived_refs=archived,
         max_items=options.max_items,
+        state_dir=root.state_dir,
     )
 
 
-def input_hash(inputs: DreamInputs, engine: str, options: DreamOptions) -> str:
-    """A fingerprint of everything a dream reads; unchanged inputs need no new dream."""
+def input_hash(
+    inputs: DreamInputs, engine: str, options: DreamOptions, stores: dict[str, str]
+) -> str:
+    """A fingerprint of everything a dream reads (``stores``: the digests of the recall
+    and short-term stores); unchanged inputs need no new dream."""
     digest = hashlib.sha256()
-    settings = {"engine": engine, "days": options.days, "max_items": options.max_items}
+    settings = {
+        "engine": engine,
+        "days": options.days,
+        "max_items": options.max_items,
+        "thresholds": dataclasses.asdict(options.thresholds),
+        "stores": stores,
+    }
     digest.update(json.dumps(settings, sort_keys=True).encode())
     for path in sorted(inputs.lines):
         digest.update(path.encode() + b"\0")

@@ -13,14 +13,14 @@ import json
 import re
 from typing import Any
 
-from memory.dream.extractive import compress_refs, section_for
 from memory.dream.grounding import Similarity, verify
+from memory.dream.judgement import same_fact, supersedes
 from memory.dream.model import MAX_DAYS, DreamInputs, Proposal
-from memory.dream.similarity import near_duplicate, supersedes
+from memory.dream.sections import section_for
 from memory.errors import ModelError
 from memory.llm import ChatModel
-from memory.memory_file import MemoryItem
-from memory.provenance import SourceRef
+from memory.memory_file import MemoryItem, cited_lines
+from memory.provenance import SourceRef, compress_refs, ref_lines
 from memory.redact import redact
 
 MAX_INPUT_CHARS = 60_000
@@ -119,7 +119,7 @@ class LLMEngine:
             if not verdict.ok:
                 proposal.rejected.append((text, verdict.reason))
                 continue
-            if any(near_duplicate(text, h) for h in handwritten):
+            if any(same_fact(text, h) for h in handwritten):
                 proposal.merged += 1
                 continue
             sources = self._resolve(refs, prior_by_line)
@@ -135,10 +135,7 @@ class LLMEngine:
             if lines > 1:
                 proposal.merged += lines - 1
             proposal.keep.append(MemoryItem(text, sources, section))
-        cap = max(0, inputs.max_items - len(inputs.handwritten))
-        for item in proposal.keep[cap:]:
-            proposal.archive.append((item, "overflow"))
-        proposal.keep = proposal.keep[:cap]
+        # Every verified item in the model's order: the deep phase admits them under the cap.
         self._archive_left_out(inputs, proposal)
         return proposal
 
@@ -167,9 +164,9 @@ class LLMEngine:
 
     @staticmethod
     def _archive_left_out(inputs: DreamInputs, proposal: Proposal) -> None:
-        kept_lines = {(r.path, n) for i in proposal.keep for r in i.sources for n in r.lines()}
+        kept_lines = cited_lines(proposal.keep)
         for old in inputs.prior:
-            if all((r.path, n) in kept_lines for r in old.sources for n in r.lines()):
+            if ref_lines(old.sources) <= kept_lines:
                 continue
             newer = next((k for k in proposal.keep if supersedes(k.text, old.text)), None)
             if newer is not None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import date
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from memory.daily_notes import NoteLine
-from memory.memory_file import MemoryDoc, MemoryItem
+from memory.dream.scoring import Thresholds
+from memory.memory_file import MemoryDoc, MemoryItem, cited_lines
+from memory.provenance import ref_lines
 
 EngineName = Literal["auto", "llm", "extractive"]
 MIN_DAYS, MAX_DAYS = 1, 30
@@ -20,6 +23,7 @@ class DreamOptions:
     engine: EngineName = "auto"
     dry_run: bool = False
     max_items: int = 30
+    thresholds: Thresholds = field(default_factory=Thresholds)
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,7 @@ class DreamInputs:
     lines: dict[str, list[str]]  # root-relative path -> the file's lines (for grounding)
     archived_refs: dict[str, str]  # "path#Ln" already in the archive -> reason
     max_items: int
+    state_dir: Path | None = None  # the root's memory/.dreams/ (caches), when on disk
 
     @property
     def prior(self) -> list[MemoryItem]:
@@ -42,9 +47,17 @@ class DreamInputs:
         return [i for i in self.memory.items if i.handwritten]
 
 
+def new_items(prior: list[MemoryItem], items: list[MemoryItem]) -> list[MemoryItem]:
+    """The items of ``items`` citing no line a prior item cites."""
+    old = cited_lines(prior)
+    return [i for i in items if not ref_lines(i.sources) & old]
+
+
 @dataclass
 class Proposal:
-    """What an engine proposes; the runner verifies accounting and writes it."""
+    """What an engine proposes: the consolidated items (merged, superseded, pruned) in its
+    order of preference, uncapped; the deep phase admits them under the cap and the runner
+    verifies the accounting and writes it."""
 
     keep: list[MemoryItem]
     archive: list[tuple[MemoryItem, str]] = field(default_factory=list)  # (item, reason)
@@ -53,15 +66,28 @@ class Proposal:
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (text, why)
     dropped: int = 0  # chatter left out
     merges: list[tuple[MemoryItem, int]] = field(default_factory=list)  # (item, lines folded)
+    rewrites: list[tuple[MemoryItem, MemoryItem]] = field(default_factory=list)  # (old, new)
+    corrected: int = 0  # model items the post-checks corrected or rejected
     model_diary: str = ""
 
 
 class DreamEngine(Protocol):
+    """The consolidation behind the deep phase: merge, supersede, prune, in an order."""
+
     name: str
 
     def propose(self, inputs: DreamInputs) -> Proposal:
         """Distil ``inputs``; raise :class:`memory.errors.ModelError` if a model fails."""
         ...
+
+
+@dataclass
+class PhaseCounts:
+    """What ``dream --json`` reports of each phase."""
+
+    light: dict[str, int] = field(default_factory=lambda: {"candidates": 0, "staged": 0})
+    rem: dict[str, int] = field(default_factory=lambda: {"themes": 0, "truths": 0})
+    deep: dict[str, int] = field(default_factory=lambda: {"ranked": 0, "promoted": 0})
 
 
 @dataclass
@@ -76,6 +102,7 @@ class DreamReport:
     archived: int = 0
     rejected: int = 0
     diary: str = ""
+    phases: PhaseCounts = field(default_factory=PhaseCounts)
     diff: str = ""  # --dry-run only
 
     def to_dict(self) -> dict[str, Any]:

@@ -5,23 +5,23 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import logging
-from collections.abc import Callable
+import threading
 from datetime import datetime
 
 from memory.dream import diary
-from memory.dream.extractive import ExtractiveEngine
+from memory.dream.context import DreamContext
 from memory.dream.grounding import Similarity
 from memory.dream.inputs import gather, input_hash
-from memory.dream.llm_engine import LLMEngine
 from memory.dream.model import (
     MAX_DAYS,
     MIN_DAYS,
-    DreamEngine,
     DreamInputs,
     DreamOptions,
     DreamReport,
     Proposal,
+    new_items,
 )
+from memory.dream.registry import ENGINE_CHOICES, choose_engine, phases
 from memory.dream.state import (
     append_event,
     load_state,
@@ -32,8 +32,10 @@ from memory.dream.state import (
 )
 from memory.errors import DreamRefused, ModelError, UsageError
 from memory.llm import ChatModel
-from memory.memory_file import archive_entry, render_archive, render_memory
+from memory.memory_file import archive_entry, cited_lines, render_archive, render_memory
 from memory.paths import MemoryRoot
+from memory.provenance import ref_lines
+from memory.recall_store import read_recalls
 from memory.textfile import read_text
 from memory.transaction import Fault, Transaction
 
@@ -45,34 +47,17 @@ def validate(options: DreamOptions) -> None:
         raise UsageError(f"--days must be between {MIN_DAYS} and {MAX_DAYS}, got {options.days}")
     if options.max_items < 1:
         raise UsageError(f"max_items must be at least 1, got {options.max_items}")
-    if options.engine not in ("auto", "llm", "extractive"):
-        raise UsageError(f"unknown engine {options.engine!r}: use auto, llm or extractive")
-
-
-def choose_engine(
-    options: DreamOptions, model: ChatModel | None, similarity: Similarity | None
-) -> DreamEngine:
-    """``auto`` picks ``llm`` when a model is configured, else ``extractive``."""
-    if options.engine == "extractive" or (options.engine == "auto" and model is None):
-        return ExtractiveEngine()
-    if model is None:
-        raise UsageError(
-            "engine llm needs a model: set open_ai_api_key/open_ai_api_base in the config "
-            "or OPENAI_API_KEY/OPENAI_BASE_URL"
-        )
-    return LLMEngine(model, similarity)
+    if options.engine not in ENGINE_CHOICES:
+        raise UsageError(f"unknown engine {options.engine!r}: use {', '.join(ENGINE_CHOICES)}")
 
 
 def check_accounting(inputs: DreamInputs, proposal: Proposal) -> None:
     """Refuse a result that drops prior items without keeping or archiving them."""
     placed = proposal.keep + [item for item, _ in proposal.archive]
-    lines = {(r.path, n) for i in placed for r in i.sources for n in r.lines()}
+    lines = cited_lines(placed)
     texts = {i.text for i in placed}
     lost = [
-        old
-        for old in inputs.prior
-        if old.text not in texts
-        and not all((r.path, n) in lines for r in old.sources for n in r.lines())
+        old for old in inputs.prior if old.text not in texts and not ref_lines(old.sources) <= lines
     ]
     if lost:
         raise DreamRefused(
@@ -88,26 +73,29 @@ def run_dream(
     now: datetime,
     similarity: Similarity | None = None,
     fault: Fault | None = None,
+    cancel: threading.Event | None = None,
 ) -> DreamReport:
-    """Run one Deep Dream on ``root``. Raises :class:`Busy` when one already runs there and
-    :class:`UsageError` for bad options; model failures come back as ``status="failed"``."""
+    """Run one dream cycle (the phases in order) on ``root``. Raises :class:`Busy` when one
+    already runs there, :class:`UsageError` for bad options and :class:`DreamInterrupted`
+    when ``cancel`` is set before the commit; model failures come back as
+    ``status="failed"``."""
     validate(options)
     engine = choose_engine(options, model, similarity)
     with root_lock(root):
-        return _dream(root, options, engine, now, fault)
+        inputs = gather(root, now.date(), options)
+        ctx = DreamContext(root, options, now, engine, inputs, read_recalls(root), cancel=cancel)
+        return _dream(ctx, fault)
 
 
-def _dream(
-    root: MemoryRoot,
-    options: DreamOptions,
-    engine: DreamEngine,
-    now: datetime,
-    fault: Callable[[str], None] | None,
-) -> DreamReport:
-    inputs = gather(root, now.date(), options)
-    report = DreamReport(status="skipped", engine=engine.name)
+def _stores(ctx: DreamContext) -> dict[str, str]:
+    return {"recalls": ctx.recalls.digest}
+
+
+def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:
+    root, options, inputs = ctx.root, ctx.options, ctx.inputs
+    report = DreamReport(status="skipped", engine=ctx.engine.name)
     state = load_state(root)
-    digest = input_hash(inputs, engine.name, options)
+    digest = input_hash(inputs, ctx.engine.name, options, _stores(ctx))
     if not inputs.notes:
         report.reason = f"no daily notes in the last {options.days} day(s)"
     elif not options.force and state.get("last_success", {}).get("hash") == digest:
@@ -115,43 +103,45 @@ def _dream(
         report.reason = f"inputs unchanged since the last dream ({when})"
     else:
         try:
-            proposal = engine.propose(inputs)
+            for phase in phases():
+                ctx.check()
+                phase.run(ctx)
+            assert ctx.state.deep is not None, "the deep phase did not run"
+            proposal = ctx.state.deep.proposal
             check_accounting(inputs, proposal)
         except (ModelError, DreamRefused) as exc:
             report.status, report.reason = "failed", str(exc)
         else:
-            _fill(report, inputs, proposal)
-            return _write(root, options, inputs, proposal, report, now, state, fault)
+            ctx.check()
+            _fill(report, ctx, proposal)
+            return _write(ctx, proposal, report, state, fault)
     if not options.dry_run:
-        _record(root, state, report, now)
+        _record(root, state, report, ctx.now)
     return report
 
 
-def _fill(report: DreamReport, inputs: DreamInputs, proposal: Proposal) -> None:
-    prior_lines = {(r.path, n) for i in inputs.prior for r in i.sources for n in r.lines()}
+def _fill(report: DreamReport, ctx: DreamContext, proposal: Proposal) -> None:
+    inputs = ctx.inputs
     report.status = "done"
     report.items = len(inputs.handwritten) + len(proposal.keep)
-    report.added = sum(
-        1
-        for i in proposal.keep
-        if not any((r.path, n) in prior_lines for r in i.sources for n in r.lines())
-    )
+    report.added = len(new_items(inputs.prior, proposal.keep))
     report.merged = proposal.merged
     report.superseded = len(proposal.superseded)
     report.archived = len(proposal.archive)
     report.rejected = len(proposal.rejected)
+    deep = ctx.state.deep
+    if deep is not None:
+        report.phases.deep = {"ranked": deep.ranked, "promoted": deep.promoted}
 
 
 def _write(
-    root: MemoryRoot,
-    options: DreamOptions,
-    inputs: DreamInputs,
+    ctx: DreamContext,
     proposal: Proposal,
     report: DreamReport,
-    now: datetime,
     state: dict[str, object],
     fault: Fault | None,
 ) -> DreamReport:
+    root, options, inputs, now = ctx.root, ctx.options, ctx.inputs, ctx.now
     today = now.date()
     report.diary = diary.entry(inputs, proposal, report, now, options.days)
     old_memory = "\n".join(inputs.lines["MEMORY.md"])
@@ -174,7 +164,7 @@ def _write(
     after = dataclasses.replace(
         inputs, lines={**inputs.lines, "MEMORY.md": new_memory.splitlines()}
     )
-    digest = input_hash(after, report.engine, options)
+    digest = input_hash(after, report.engine, options, _stores(ctx))
     state = dict(state)
     state["last_success"] = {"time": stamp, "engine": report.engine, "hash": digest}
     state["last_run"] = _summary(report, stamp)

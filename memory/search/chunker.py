@@ -27,8 +27,9 @@ _SPEAKER = re.compile(r"^\s*[-*]\s+(?:\[[^\]]{1,20}\]\s*)?[^\s:：][^:：]{0,30}
 _JOINERS = "\u200d\ufe0e\ufe0f"
 _BULLET = re.compile(r"^\s*[-*+]\s")
 CHUNKER_VERSION = "items-1"  # part of the index signature: a change re-chunks every file
-ITEM_FILES = ("MEMORY.md", "memory/archive.md")  # one item per chunk
-BULLETS_ONLY = ("memory/archive.md",)  # lines that are not bullets are not indexed
+ARCHIVE_PATH = "memory/archive.md"
+ITEM_FILES = ("MEMORY.md", ARCHIVE_PATH)  # one item per chunk
+BULLETS_ONLY = (ARCHIVE_PATH,)  # lines that are not bullets are not indexed
 
 
 @dataclass(frozen=True)

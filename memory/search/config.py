@@ -1,4 +1,4 @@
-"""Search settings from the command line's ``--config`` file (CowAgent keys) and env.
+"""Search settings from the command line's config (``--config`` or ./config.json) and env.
 
 Keys read: ``open_ai_api_key``, ``open_ai_api_base``, ``embedding_provider``
 (auto|local|openai|none), ``embedding_model``. Without a key in the file, the ``openai``
@@ -8,18 +8,11 @@ package's own ``OPENAI_API_KEY``/``OPENAI_BASE_URL`` environment variables are u
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from memory.errors import UsageError
-from memory.llm import read_config_file
 from memory.search.embeddings.registry import PROVIDERS
 from memory.search.service import SearchSettings
-
-
-def load_config(path: str | None) -> dict[str, Any]:
-    """The config file's keys ({} without one); one reader for every command."""
-    return read_config_file(Path(path)) if path is not None else {}
 
 
 def settings_from(
@@ -44,4 +37,5 @@ def settings_from(
         api_key=str(api_key) if api_key else None,
         base_url=str(base_url) if base_url else None,
         background=background,
+        timezone=str(config["timezone"]) if config.get("timezone") else None,
     )

@@ -30,7 +30,7 @@ def test_group_member_is_refused_and_admins_may_dream(make_bot: BotFactory) -> N
     assert refused == ["Sorry, only this chat's admins can change its memory."]
     assert not root.memory_md.exists()
     started = bot.handle(group("telegram", "-5", "900", "/memory dream 3"))
-    assert started[0].startswith("Dream started over the last 3 day(s)")
+    assert started[0].startswith("Dream started over the last 3 days")
     ((scope, report),) = channel.wait_for(1)
     assert scope.key == "telegram:group:-5"
     assert report.startswith("Dream done (extractive): 2 items")
@@ -90,11 +90,11 @@ def test_forget_asks_for_confirmation_then_deletes(make_bot: BotFactory) -> None
     root = bot.services.scopes.root_for(owner("x").scope)
     seed(root)
     (plan,) = bot.handle(owner("/memory forget cello"))
-    assert "1 line(s) in 1 file(s) mention 'cello'" in plan
+    assert "1 line in 1 file mentions 'cello'" in plan
     assert "/memory forget confirm" in plan
     assert "cello" in (root.notes_dir / "2026-11-29.md").read_text()
     (done,) = bot.handle(owner("/memory forget confirm"))
-    assert done.startswith("Forgotten: 1 line(s) deleted")
+    assert done.startswith("Forgotten: 1 line deleted")
     note = (root.notes_dir / "2026-11-29.md").read_text()
     assert "cello" not in note and "jasmine" in note
     assert bot.handle(owner("/memory forget confirm"))[0].startswith("Nothing to confirm")
@@ -130,7 +130,7 @@ def test_commands_are_not_part_of_the_conversation(make_bot: BotFactory, llm: Fa
     bot, _ = make_bot(llm)
     bot.handle(owner("/memory status"))
     assert llm.requests == []
-    assert bot.session(owner("x").scope).window == []
+    assert bot.conversations.session(owner("x").scope).window == []
 
 
 def test_unaddressed_group_messages_are_remembered_not_answered(
@@ -165,11 +165,52 @@ def test_forget_also_removes_the_words_from_the_conversation(make_bot: BotFactor
     bot.handle(owner("My locker code is in the blue notebook"))
     bot.handle(owner("I like hiking on weekends"))
     (plan,) = bot.handle(owner("/memory forget blue notebook"))
-    assert "1 message(s) of the current conversation mention it" in plan
+    assert "1 message of the current conversation mentions it" in plan
     (done,) = bot.handle(owner("/memory forget confirm"))
-    assert "1 message(s) from the conversation" in done
-    bot.flush_scope(owner("x").scope, bot.clock())
+    assert "1 message from the conversation" in done
+    bot.conversations.flush(owner("x").scope, bot.clock())
     note = "".join(p.read_text(encoding="utf-8") for p in root.notes_dir.glob("2*.md"))
     assert "hiking" in note and "blue notebook" not in note
-    saved = bot.session(owner("x").scope).path.read_text(encoding="utf-8")
+    saved = bot.conversations.session(owner("x").scope).path.read_text(encoding="utf-8")
     assert "blue notebook" not in saved
+
+
+def test_status_after_undo_and_after_a_skip(make_bot: BotFactory, clock: FakeClock) -> None:
+    """Undo shows in the status; a later skip never hides the last real result."""
+    bot, channel = make_bot(dream_engine="extractive")
+    root = bot.services.scopes.root_for(owner("x").scope)
+    root.notes_dir.mkdir(parents=True, exist_ok=True)
+    (root.notes_dir / "2026-11-29.md").write_text(
+        "# Daily Memory: 2026-11-29\n\n## Daily Summary (10:00)\n- The user keeps bees\n"
+    )
+    bot.handle(owner("/memory dream 2"))
+    channel.wait_for(1)
+    assert "Last dream: done at 2026-11-29T14:00:00+08:00: 1 item, +1" in "\n".join(
+        bot.handle(owner("/dreaming status"))
+    )
+    bot.handle(owner("/memory dream 2"))  # nothing new
+    (_, skipped) = channel.wait_for(2)[1]
+    assert skipped.startswith("Dream skipped")
+    status = bot.handle(owner("/dreaming status"))[0]
+    assert "Last dream: done at" in status and "Since then: skipped at" in status
+    clock.advance(minutes=5)
+    assert bot.handle(owner("/memory undo"))[0].startswith("Undone")
+    status = bot.handle(owner("/dreaming status"))[0]
+    assert "(undone at 2026-11-29T14:05" in status
+
+
+def test_help_lists_every_command(make_bot: BotFactory) -> None:
+    bot, _ = make_bot()
+    (text,) = bot.handle(owner("/help"))
+    for command in (
+        "/memory status",
+        "/memory search",
+        "/memory dream",
+        "/memory undo",
+        "/memory forget",
+        "/dreaming status",
+        "/dreaming on | off",
+        "/help",
+    ):
+        assert command in text
+    assert bot.handle(owner("/dreaming help")) == [text]

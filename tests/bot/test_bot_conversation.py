@@ -68,27 +68,47 @@ def test_a_broken_tool_call_is_answered_with_an_error_not_a_crash(
 def test_trimmed_context_goes_to_the_daily_note(
     make_bot: BotFactory, llm: FakeOpenAI, clock: FakeClock
 ) -> None:
-    bot, _ = make_bot(llm, agent_max_context_turns=2)
+    bot, _ = make_bot(llm, agent_max_context_turns=4)
     root = bot.services.scopes.root_for(owner("x").scope)
     llm.json_reply({"bullets": ["The user is moving to Hangzhou next month"]})
     said = [
         "I am moving to Hangzhou next month",
         "My sister is called Mei",
         "I prefer short answers",
+        "I play the guitar",
+        "I live near the river",
     ]
     for text in said:
         llm.reply("noted")
         bot.handle(owner(text))
         clock.advance(minutes=1)
     note = note_text(root)
-    assert "## Trimmed Context (14:02)" in note
+    # the fifth message is over the limit of 4: the window is cut to 3 turns at once
+    assert note.count("## Trimmed Context") == 1
+    assert "## Trimmed Context (14:04)" in note
     assert "Hangzhou" in note
-    assert "Mei" not in note  # still in the window, not trimmed yet
     summary_request = next(r for r in llm.requests if "response_format" in r)
     assert "Hangzhou" in request_text(summary_request)
-    assert "Mei" not in request_text(summary_request)
+    assert "Mei" in request_text(summary_request)  # trimmed in the same batch
+    assert "short answers" not in request_text(summary_request)  # still in the window
     last = llm.chat_requests()[-1]["messages"]
     assert not any("Hangzhou" in m["content"] for m in last if m["role"] == "user")
+
+
+def test_small_windows_trim_in_batches(
+    make_bot: BotFactory, llm: FakeOpenAI, clock: FakeClock
+) -> None:
+    """Each message over a small limit must not make a section of its own."""
+    bot, _ = make_bot(llm, agent_max_context_turns=4)
+    root = bot.services.scopes.root_for(owner("x").scope)
+    for n in range(12):
+        llm.json_reply({"bullets": [f"A fact worth keeping, batch {n}"]})
+    for n in range(12):
+        llm.reply("noted")
+        bot.handle(owner(f"fact number {n} is worth keeping"))
+        clock.advance(minutes=1)
+    sections = note_text(root).count("## Trimmed Context")
+    assert sections == 4  # 12 messages, 4 allowed: 4 batches of two, not 8 singles
 
 
 def test_context_overflow_is_saved_trimmed_and_retried_once(
@@ -136,7 +156,7 @@ def test_offline_mode_records_and_shows_memory_hits(make_bot: BotFactory) -> Non
     (reply,) = bot.handle(owner("what does Tofu eat?"))
     assert "No model is configured" in reply
     assert "2026-11-28.md" in reply and "salmon" in reply
-    session = bot.session(owner("x").scope)
+    session = bot.conversations.session(owner("x").scope)
     assert [t.content for t in session.window] == ["what does Tofu eat?", reply]
 
 
@@ -154,7 +174,7 @@ def test_secrets_never_reach_the_notes(make_bot: BotFactory, llm: FakeOpenAI) ->
 def test_secrets_never_reach_the_saved_conversation(make_bot: BotFactory) -> None:
     bot, _ = make_bot()
     bot.handle(private("telegram", "8", "my api key is sk-abcdefghijklmnopqrstuvwxyz123456"))
-    session = bot.session(private("telegram", "8", "x").scope)
+    session = bot.conversations.session(private("telegram", "8", "x").scope)
     saved = session.path.read_text(encoding="utf-8")
     assert "sk-abcdefghijklmnopqrstuvwxyz123456" not in saved
     assert "[REDACTED]" in saved

@@ -67,7 +67,7 @@ def test_nightly_flushes_every_scope_before_dreaming(
     llm.json_reply({"bullets": ["The user's daughter's birthday is on 3 March"]})
     llm.json_reply({"bullets": ["Lin: the team offsite is in Suzhou"]})
     clock.now = datetime(2026, 11, 29, 23, 56, tzinfo=ZONE)
-    jobs = bot.nightly(clock())
+    jobs = bot.services.nightly.run(clock())
     assert {j.scope.key for j in jobs} == {
         "terminal:user:owner",
         "telegram:user:42",
@@ -83,7 +83,7 @@ def test_nightly_flushes_every_scope_before_dreaming(
     group_note = (jobs[2].root.notes_dir / "2026-11-29.md").read_text()
     assert "- Lin: the team offsite is in Suzhou" in group_note
     # nothing new: the next night flushes nothing and dreams nothing
-    assert bot.nightly(clock() + timedelta(days=1)) == []
+    assert bot.services.nightly.run(clock() + timedelta(days=1)) == []
 
 
 def test_unflushed_context_survives_a_restart(
@@ -101,7 +101,7 @@ def test_unflushed_context_survives_a_restart(
     messages = llm.chat_requests()[-1]["messages"]
     assert any("locker code is behind the clock" in m["content"] for m in messages)
     llm.json_reply({"bullets": ["The user's locker code is kept behind the clock"]})
-    revived.nightly(datetime(2026, 11, 29, 23, 57, tzinfo=ZONE))
+    revived.services.nightly.run(datetime(2026, 11, 29, 23, 57, tzinfo=ZONE))
     root = revived.services.scopes.root_for(private("telegram", "42", "x").scope)
     assert "behind the clock" in (root.notes_dir / "2026-11-29.md").read_text()
 
@@ -115,7 +115,7 @@ def test_what_one_user_says_stays_in_their_scope(
     for text in [f"My bank PIN hint is {secret}", "hello", "more", "again"]:
         llm.reply("ok")
         bot.handle(private("telegram", "alice", text))
-    bot.nightly(datetime(2026, 11, 29, 23, 57, tzinfo=ZONE))
+    bot.services.nightly.run(datetime(2026, 11, 29, 23, 57, tzinfo=ZONE))
     bot.services.dreams.wait_idle(60)
     alice = bot.services.scopes.root_for(private("telegram", "alice", "x").scope)
     assert secret in all_text(alice.path)
@@ -142,3 +142,38 @@ def test_what_one_user_says_stays_in_their_scope(
         assert secret not in found
     (owner_search,) = bot.handle(owner(f"/memory search {secret}"))
     assert owner_search == f"No memory matches {secret!r}."
+
+
+def test_nightly_results_reach_each_chats_admins(
+    make_bot: BotFactory, llm: FakeOpenAI, clock: FakeClock
+) -> None:
+    """A private chat hears of its own dream; a group's goes to its configured admins who
+    talk to the bot privately (never to the group, never to a stranger)."""
+    bot, channel = make_bot(llm, dream_engine="extractive", admin_users=["telegram:42", "99"])
+    llm.reply("ok").reply("ok").reply("ok")
+    bot.handle(private("telegram", "42", "hello"))  # the admin talks to the bot privately
+    bot.handle(private("telegram", "77", "My cat is called Miso"))
+    bot.handle(group("telegram", "-7", "5", "Our team offsite is in Suzhou", name="Lin"))
+    llm.json_reply({"bullets": ["The user greets the assistant"]})
+    llm.json_reply({"bullets": ["The user's cat is called Miso"]})
+    llm.json_reply({"bullets": ["Lin: the team offsite is in Suzhou"]})
+    clock.now = datetime(2026, 11, 29, 23, 56, tzinfo=ZONE)
+    bot.services.nightly.run(clock())
+    assert bot.services.dreams.wait_idle(60)
+    sent = {(scope.key, text.split(":")[0]) for scope, text in channel.sent}
+    assert ("telegram:user:77", "Nightly dream") in sent
+    assert ("telegram:user:42", "Nightly dream of group -7") in sent
+    assert not any(key == "telegram:group:-7" for key, _ in sent)
+    assert all("Dream done" in text for _, text in channel.sent)
+
+
+def test_nightly_reports_can_be_turned_off(
+    make_bot: BotFactory, llm: FakeOpenAI, clock: FakeClock
+) -> None:
+    bot, channel = make_bot(llm, dream_engine="extractive", nightly_reports=False)
+    llm.reply("ok")
+    bot.handle(private("telegram", "77", "My cat is called Miso"))
+    llm.json_reply({"bullets": ["The user's cat is called Miso"]})
+    bot.services.nightly.run(datetime(2026, 11, 29, 23, 56, tzinfo=ZONE))
+    assert bot.services.dreams.wait_idle(60)
+    assert channel.sent == []

@@ -18,9 +18,9 @@ def test_a_note_written_during_a_dream_keeps_the_root_changed(tmp_path: Path) ->
     seen = changes(root)  # the dream starts
     mark_changed(root)  # a trim writes a note while it runs
     clear_changed(root, seen)  # the dream finishes
-    assert read_state(root)["changed"] is True  # the next nightly dream still runs
+    assert read_state(root).changed is True  # the next nightly dream still runs
     clear_changed(root, changes(root))
-    assert read_state(root)["changed"] is False
+    assert read_state(root).changed is False
 
 
 def test_platform_times_in_utc_become_the_configured_zone(make_bot: BotFactory) -> None:

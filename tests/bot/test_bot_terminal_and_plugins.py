@@ -67,7 +67,7 @@ def test_terminal_dream_reports_before_exit(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
-    assert out[0].startswith("Dream started over the last 30 day(s)")
+    assert out[0].startswith("Dream started over the last 30 days")
     assert out[1].startswith("Dream done (extractive): 1 item in MEMORY.md")
     assert "The user keeps bees" in (ws / "MEMORY.md").read_text()
 
@@ -156,10 +156,19 @@ def test_trimming_counts_turns_and_tokens() -> None:
     assert turns_to_trim(window, max_turns=2, max_tokens=10_000) == 0
     assert turns_to_trim(window, max_turns=1, max_tokens=10_000) == 2
     # each message is 1 + 4 tokens; 12 tokens keep the last two messages only
-    assert turns_to_trim(window, max_turns=5, max_tokens=12) == 2
+    assert turns_to_trim(window, max_turns=5, max_tokens=12, keep=1.0) == 2
     assert turns_to_trim(window, max_turns=5, max_tokens=1) == 3  # the newest always stays
+    # over a limit, the window is cut to 3/4 of it: 12 -> 9 tokens keep one message
+    assert turns_to_trim(window, max_turns=5, max_tokens=12) == 3
     assert hard_trim(window) == 2
     assert hard_trim([turn("user", "x")]) == 0
+
+
+def test_trimming_works_in_batches() -> None:
+    """With 8 turns allowed, a trim cuts to 6: the next trim is two messages away."""
+    window = [turn("user" if i % 2 == 0 else "assistant", str(i)) for i in range(18)]
+    assert turns_to_trim(window, max_turns=8, max_tokens=10_000) == 6  # 9 turns -> 6
+    assert turns_to_trim(window[6:], max_turns=8, max_tokens=10_000) == 0
 
 
 def test_archive_hints_match_trigger_words() -> None:
@@ -174,3 +183,46 @@ def test_archive_hints_match_trigger_words() -> None:
     assert match_archive(items, "hello there") == []
     assert match_archive(items, "Berlin river", limit=0) == []
     assert str(ZONE) == "Asia/Shanghai"
+
+
+def test_the_terminal_greets_a_person_not_a_script(tmp_path: Path) -> None:
+    import io
+
+    from channels.terminal import GREETING, TerminalChannel
+
+    class Echo:
+        def handle(self, message: object) -> list[str]:
+            return ["ok"]
+
+    out = io.StringIO()
+    TerminalChannel(io.StringIO("hi\n"), out, greeting=True).run(Echo())
+    assert out.getvalue().splitlines() == [GREETING, "ok"]
+    assert "quits" in GREETING and "/help" in GREETING
+    piped = io.StringIO()
+    TerminalChannel(io.StringIO("hi\n"), piped).run(Echo())  # not a terminal: no greeting
+    assert piped.getvalue().splitlines() == ["ok"]
+
+
+def test_no_library_noise_at_info() -> None:
+    """faiss's loader reports a missing AVX512 build as a ModuleNotFoundError at INFO; httpx
+    logs each request: neither is for the user unless log_level is DEBUG."""
+    import io
+
+    from memory.log_setup import configure_logging
+
+    out = io.StringIO()
+    configure_logging("INFO", stream=out)
+    try:
+        logging.getLogger("faiss.loader").info("Could not load library with AVX512 support")
+        logging.getLogger("httpx").info("HTTP Request: POST http://x/y")
+        logging.getLogger("bot.builder").info("bot ready")
+        assert out.getvalue().splitlines()[-1].endswith("INFO bot.builder: bot ready")
+        assert "AVX512" not in out.getvalue() and "HTTP Request" not in out.getvalue()
+        configure_logging("DEBUG", stream=out)
+        logging.getLogger("faiss.loader").info("Loading faiss")
+        assert "Loading faiss" in out.getvalue()
+    finally:
+        root = logging.getLogger()
+        for handler in list(root.handlers):
+            if getattr(handler, "stream", None) is out:
+                root.removeHandler(handler)

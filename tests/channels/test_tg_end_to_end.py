@@ -94,7 +94,7 @@ def test_private_and_group_chats_end_to_end(
     assert len(server.sent) == 2  # ... the remark was not
 
     # the nightly flush (through the bot's API) writes each scope's daily note
-    bot.nightly(clock.now(ZONE))
+    bot.services.nightly.run(clock.now(ZONE))
     private_note = note_of(workspace / "scopes" / "telegram" / f"user-{ALICE}")
     group_note = note_of(workspace / "scopes" / "telegram" / f"group-{GROUP}")
     assert "上海" in private_note and "cake" not in private_note
@@ -109,7 +109,7 @@ def test_private_and_group_chats_end_to_end(
     assert refused.text == "Sorry, only this chat's admins can change its memory."
     server.push_message(user_id=ALICE, first_name="Alice", text=command, entities=entity, **group)  # type: ignore[arg-type]
     started, report = server.wait_for_sent(5)[3:5]
-    assert started.text.startswith("Dream started over the last 3 day(s)")
+    assert started.text.startswith("Dream started over the last 3 days")
     assert report.chat_id == GROUP and report.text.startswith("Dream done")
     memory = (workspace / "scopes" / "telegram" / f"group-{GROUP}" / "MEMORY.md").read_text()
     assert "cake" in memory

@@ -52,7 +52,7 @@ def test_wechat_private_and_group_end_to_end(tmp_path: Path) -> None:
         )
         assert sent[3][1].startswith("@Alice (host)\nDream started")
         assert len(sent) == 5 and sent[4][1].startswith(("Dream done", "Dream skipped"))
-        bot.nightly(clock.now(ZONE))
+        bot.services.nightly.run(clock.now(ZONE))
     finally:
         bot.shutdown()
         web.close()

@@ -18,4 +18,6 @@ def no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def root(tmp_path: Path) -> MemoryRoot:
+    """An empty memory root (the folder exists: a --workspace that does not is an error)."""
+    (tmp_path / "root").mkdir()
     return MemoryRoot.at(tmp_path / "root")

@@ -43,7 +43,7 @@ def test_ordinary_text_is_kept(text: str) -> None:
 
 
 def test_a_redacted_line_is_not_distilled_into_memory() -> None:
-    from memory.dream.extractive import is_transient
+    from memory.chatter import is_transient
 
     assert is_transient(f"User: wifi password: {MASK}")
     assert not is_transient("User: the wifi is called CowNet")

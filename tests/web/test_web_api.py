@@ -30,9 +30,7 @@ def test_dream_memory_sources_notes_and_diary(tmp_path: Path) -> None:
         status = client.get("/api/dreaming").json()
         assert status["enabled"] is True and status["counts"]["notes"] == 1
         started = client.post("/api/dream", json={"days": 2}).json()["replies"]
-        assert started == [
-            "Dream started over the last 2 day(s) of notes; I will report when done."
-        ]
+        assert started == ["Dream started over the last 2 days of notes; I will report when done."]
         (report,) = wait_for_message(client)
         assert str(report["text"]).startswith("Dream done (extractive): 2 items")
         items = client.get("/api/memory").json()["items"]
@@ -60,7 +58,15 @@ def test_search_and_bad_input(tmp_path: Path) -> None:
         assert client.get("/api/notes/2026-13-99").status_code == 400
         assert client.get("/api/notes/1999-01-01").status_code == 400
         assert client.post("/api/chat", json={"text": ""}).status_code == 422
-        assert client.post("/api/dream", json={"days": 99}).status_code == 422
+        for days in (99, 0, -1):
+            bad_dream = client.post("/api/dream", json={"days": days})
+            assert bad_dream.status_code == 400
+            assert bad_dream.json() == {"detail": "days must be 1..30"}
+        assert client.post("/api/dream", json={"days": "many"}).json() == {
+            "detail": "days: Input should be a valid integer, unable to parse string as an integer"
+        }
+        assert client.get("/api/messages").json() == {"messages": []}  # no dream ran
+        assert client.get("/api/dreaming").json()["last_dream"] is None
 
 
 def test_chat_goes_through_the_bot(tmp_path: Path, llm: FakeOpenAI) -> None:
@@ -72,6 +78,11 @@ def test_chat_goes_through_the_bot(tmp_path: Path, llm: FakeOpenAI) -> None:
             "replies": ["Hi from the model"]
         }
         assert "memory_search" in str(llm.chat_requests()[0]["tools"])
+        turns = client.get("/api/history").json()["turns"]  # what a reloaded page shows
+        assert [(t["role"], t["text"]) for t in turns] == [
+            ("user", "hello"),
+            ("assistant", "Hi from the model"),
+        ]
 
 
 def test_password_is_required_when_set(tmp_path: Path) -> None:
@@ -123,3 +134,40 @@ def test_the_console_shows_another_chats_memory_when_asked(tmp_path: Path) -> No
         assert all("6 am" not in h["snippet"] for h in owner_hits)
         unknown = client.get("/api/memory", params={"chat": "telegram:group:-999"})
         assert unknown.status_code == 400
+
+
+def test_a_busy_port_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    import json
+    import socket
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        config = tmp_path / "config.json"
+        config.write_text(
+            json.dumps(
+                {
+                    "channel_type": "web",
+                    "web_port": port,
+                    "agent_workspace": str(tmp_path / "ws"),
+                    "embedding_provider": "none",
+                    "log_level": "WARNING",
+                }
+            )
+        )
+        result = subprocess.run(
+            [sys.executable, str(repo / "app.py"), "--config", str(config)],
+            capture_output=True,
+            text=True,
+            cwd=repo,
+            timeout=120,
+        )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: web console: cannot listen on 127.0.0.1:{port} (Address already in use); "
+        "set web_port to a free port"
+    ]

@@ -53,6 +53,9 @@ def test_console_chat_dream_diary_memory_sources_and_search(
         page.fill("#chat-input", "hello")
         page.press("#chat-input", "Enter")
         expect(page.locator("#chat-log .msg.bot")).to_have_text("Hello from the model")
+        page.reload()  # the conversation survives a reload
+        expect(page.locator("#chat-log .msg.user")).to_have_text("hello")
+        expect(page.locator("#chat-log .msg.bot")).to_have_text("Hello from the model")
 
         page.fill("#dream-days", "2")
         page.click("#run-dream")

@@ -70,6 +70,14 @@ $("chat-form").addEventListener("submit", async (event) => {
   loadDreaming();
 });
 
+// The conversation is kept by the bot: show it again after a reload.
+async function loadHistory() {
+  try {
+    const body = await api("/api/history");
+    for (const turn of body.turns) say(turn.text, turn.role === "user" ? "user" : "bot");
+  } catch (error) { /* a new conversation */ }
+}
+
 async function poll() {
   try {
     const body = await api(`/api/messages?after=${lastMessage}`);
@@ -187,7 +195,8 @@ async function loadDreaming() {
 }
 
 $("run-dream").addEventListener("click", async () => {
-  const days = parseInt($("dream-days").value, 10) || undefined;
+  const raw = $("dream-days").value.trim();
+  const days = raw === "" ? undefined : Number(raw);  // 0 or 99 are refused by the server
   try {
     const body = await api("/api/dream", { method: "POST", body: JSON.stringify({ days }) });
     body.replies.forEach((reply) => say(reply, "notice"));
@@ -239,5 +248,6 @@ $("chat-picker").addEventListener("change", () => {
 });
 
 loadChats();
+loadHistory();
 loadDreaming();
 setInterval(poll, 1000);

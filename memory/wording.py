@@ -1,0 +1,8 @@
+"""Small wording helpers shared by every message the engine and the bot write."""
+
+from __future__ import annotations
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 item``, ``2 items``, ``0 items`` (``many`` for irregular plurals)."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
