@@ -130,5 +130,5 @@ class ConsoleView:
     def search(self, query: str, limit: int = 8) -> list[dict[str, Any]]:
         if not query.strip():
             raise UsageError("the search query is empty")
-        hits = self.services.search.search(self.root, query, limit=limit, min_score=0.0)
+        hits = self.services.search.search(self.root, query, limit=limit)
         return [hit.to_dict() for hit in hits]

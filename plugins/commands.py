@@ -117,7 +117,7 @@ class CommandsPlugin(Plugin):
 
     def search(self, ctx: ChatContext, query: str) -> str:
         limit = int(self.config["search_results"])
-        hits = self.services.search.search(ctx.root, query, limit=limit, min_score=0.0)
+        hits = self.services.search.search(ctx.root, query, limit=limit)
         if not hits:
             return f"No memory matches {quoted(query)}."
         lines = [f"Memory hits for {quoted(query)}:"]

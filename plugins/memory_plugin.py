@@ -17,6 +17,7 @@ from bot.scope_state import mark_changed
 from memory.flush import flush_turns
 from memory.memory_file import prompt_memory, read_archive
 from memory.paths import MemoryRoot
+from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.transcript import Turn
 from plugins.archive_hints import match_archive
 from plugins.base import Plugin, on
@@ -33,7 +34,7 @@ class MemoryPlugin(Plugin):
     default_config: ClassVar[dict[str, Any]] = {
         "archive_hints": 3,
         "offline_hits": 3,
-        "min_score": 0.35,
+        "min_score": DEFAULT_MIN_SCORE,
         "tools": True,
     }
 

@@ -22,6 +22,7 @@ from memory.paths import MemoryRoot
 from memory.recovery import ensure_recovered
 from memory.search.config import settings_from
 from memory.search.embeddings.registry import PROVIDERS
+from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.search.service import Hit, MemorySearch
 
 
@@ -71,7 +72,7 @@ def register(subparsers: Any) -> None:
     _common(search)
     search.add_argument("query", nargs="?", help="what to look for")
     search.add_argument("--limit", type=_positive, default=6)
-    search.add_argument("--min-score", type=_score, default=0.35)
+    search.add_argument("--min-score", type=_score, default=DEFAULT_MIN_SCORE)
     search.add_argument("--now", type=_day, help="date recency is measured from")
     search.add_argument("--batch", help="file with one query a line; prints one JSON array a line")
     search.set_defaults(func=_guard(run_search))
@@ -80,8 +81,13 @@ def register(subparsers: Any) -> None:
     _common(ev)
     ev.add_argument("datasets", nargs="*", help="roots with qa.jsonl, or folders of them")
     ev.add_argument("--work", help="folder for copies and indexes (default: temporary)")
-    ev.add_argument("--min-score", type=_score, default=0.35)
+    ev.add_argument("--min-score", type=_score, default=DEFAULT_MIN_SCORE)
     ev.add_argument("--now", type=_day, help="override each dataset's last_date")
+    ev.add_argument(
+        "--skip-no-match",
+        action="store_true",
+        help="skip the no-match measure (questions asked with their evidence removed)",
+    )
     ev.set_defaults(func=_guard(run_eval))
 
 
@@ -188,6 +194,7 @@ def run_eval(args: argparse.Namespace) -> int:
                 min_score=args.min_score,
                 now=args.now,
                 progress=_progress(args),
+                no_match=not args.skip_no_match,
             )
     if args.json:
         print(json.dumps(results, ensure_ascii=False))

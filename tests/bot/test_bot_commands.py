@@ -98,6 +98,9 @@ def test_forget_asks_for_confirmation_then_deletes(make_bot: BotFactory) -> None
     note = (root.notes_dir / "2026-11-29.md").read_text()
     assert "cello" not in note and "jasmine" in note
     assert bot.handle(owner("/memory forget confirm"))[0].startswith("Nothing to confirm")
+    # a forgotten fact, or a word never said, finds nothing (no unrelated lines either)
+    assert bot.handle(owner("/memory search cello")) == ["No memory matches 'cello'."]
+    assert bot.handle(owner("/memory search xyzzy")) == ["No memory matches 'xyzzy'."]
 
 
 def test_forget_cancel_and_expiry(make_bot: BotFactory, clock: FakeClock) -> None:

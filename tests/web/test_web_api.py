@@ -52,6 +52,7 @@ def test_search_and_bad_input(tmp_path: Path) -> None:
         client = console.client()
         hits = client.get("/api/search", params={"q": "cello"}).json()["hits"]
         assert hits[0]["path"] == "memory/2026-11-29.md" and hits[0]["score"] > 0
+        assert client.get("/api/search", params={"q": "xyzzy"}).json()["hits"] == []
         bad = client.get("/api/source", params={"ref": "../../etc/passwd#L1"})
         assert bad.status_code == 400
         assert client.get("/api/notes/2026-13-99").status_code == 400
