@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +28,11 @@ class DreamingInfo:
     undone_at: str | None  # the last dream's result was undone since
     changed_since_dream: bool
     running: bool
+    # the phases' last results, the short-term store's counts, signals, promoted today
+    phases: dict[str, Any] = field(default_factory=dict)
+    short_term: dict[str, int] = field(default_factory=dict)
+    signals: dict[str, int] = field(default_factory=dict)
+    promoted_today: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -38,6 +43,7 @@ class DreamingInfo:
 def dreaming_info(services: BotServices, root: MemoryRoot) -> DreamingInfo:
     """Dreaming state of ``root``: on/off, next nightly run, last result, whether queued."""
     from memory.dream.state import load_state
+    from memory.status import dreaming_overview
 
     state = read_state(root)
     enabled = dreaming_enabled(root, services.config.dreaming_enabled)
@@ -46,15 +52,21 @@ def dreaming_info(services: BotServices, root: MemoryRoot) -> DreamingInfo:
     last = state.last_dream
     if not (last and isinstance(undone, str) and _after(undone, last.at)):
         undone = None
+    next_run = services.nightly.next_run() if enabled else None
+    overview = dreaming_overview(root, services.clock(), enabled=enabled, next_run=next_run)
     return DreamingInfo(
         enabled=enabled,
-        next_run=services.nightly.next_run() if enabled else None,
+        next_run=next_run,
         timezone=services.config.timezone,
         last_dream=last,
         last_skip=state.last_skip,
         undone_at=undone,
         changed_since_dream=state.changed,
         running=services.dreams.busy(root),
+        phases=overview["phases"],
+        short_term=overview["short_term"],
+        signals=overview["signals"],
+        promoted_today=overview["promoted_today"],
     )
 
 
@@ -94,7 +106,35 @@ def dreaming_text(services: BotServices, root: MemoryRoot) -> str:
     lines.append(f"Last dream: {last}")
     if info.last_skip:
         lines.append(f"Since then: skipped at {info.last_skip.at} ({info.last_skip.reason})")
+    lines += phase_lines(info)
     return "\n".join(lines)
+
+
+PHASE_COUNTS = (
+    ("light", "Light", ("candidates", "staged")),
+    ("rem", "REM", ("themes", "truths")),
+    ("deep", "Deep", ("ranked", "promoted")),
+)
+
+
+def phase_lines(info: DreamingInfo) -> list[str]:
+    """Each phase's last result, then the short-term store's counts."""
+    lines = []
+    for key, name, counts in PHASE_COUNTS:
+        last = info.phases.get(key)
+        if last:
+            shown = ", ".join(f"{last.get(c, 0)} {c}" for c in counts)
+            lines.append(f"{name}: {shown} (at {last.get('time', '?')})")
+        else:
+            lines.append(f"{name}: not run yet")
+    short = info.short_term
+    backfill = f" ({short['backfill']} from backfill)" if short.get("backfill") else ""
+    lines.append(
+        f"Staged candidates: {short.get('staged', 0)}{backfill}; signals: "
+        f"{info.signals.get('light', 0)} light, {info.signals.get('rem', 0)} REM; "
+        f"promoted today: {info.promoted_today}"
+    )
+    return lines
 
 
 def status_text(services: BotServices, ctx: ChatContext) -> str:
