@@ -112,6 +112,9 @@ def status_text(services: BotServices, ctx: ChatContext) -> str:
             f"{plural(counts.get('archive_items', 0), 'item')}; daily notes: {len(notes)}"
             + (f" (latest {max(notes)})" if notes else "")
         )
+        recovery = counts.get("last_recovery")
+        if recovery:  # a crashed dream, forget or append was finished or undone
+            lines.append(f"Recovered at {recovery['time']}: {'; '.join(recovery['actions'])}")
     except Exception as exc:
         log.exception("memory status failed")
         lines.append(f"Memory status unavailable: {exc}")

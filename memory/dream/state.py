@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.atomic import atomic_write_text, file_lock
+from memory.errors import StorageError
 from memory.paths import MemoryRoot
 from memory.recovery import recover_locked, root_lock_path
 from memory.transaction import Transaction
@@ -72,16 +73,24 @@ def state_text(state: dict[str, Any]) -> str:
 
 
 def save_state(root: MemoryRoot, state: dict[str, Any]) -> None:
-    atomic_write_text(state_path(root), state_text(state))
+    try:
+        atomic_write_text(state_path(root), state_text(state))
+    except OSError as exc:
+        raise StorageError.of(exc, root.relative(root.state_dir)) from exc
 
 
 def append_event(root: MemoryRoot, event: dict[str, Any]) -> None:
+    """Add ``event`` to the event log; a log the disk refuses is skipped with one line
+    (the change it tells of is already committed)."""
     path = root.state_dir / "events.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(json.dumps(event, ensure_ascii=False) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(event, ensure_ascii=False) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        log.error("cannot add to the event log %s: %s", path, exc.strerror or exc)
 
 
 _SNAPSHOT = re.compile(r"^(?P<number>\d{6})-[0-9T+]{8,15}$")

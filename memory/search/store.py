@@ -24,10 +24,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from memory.errors import Busy, StorageError
+from memory.search import vector_packs
 from memory.search.chunker import Chunk
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 REMOVED_LOG_KEEP = 20_000  # deletions kept for other connections to follow
 BUSY_TIMEOUT_S = 0.25  # a search waits this long for another writer, then answers without
 
@@ -187,16 +190,29 @@ def connect(path: Path) -> Opened:
 
 
 def _carry_over(old: Path, conn: sqlite3.Connection) -> None:
-    """Copy the float32 embedding cache of a layout-1 index into ``legacy_embeddings``
-    (converted to the current codec when a provider next loads); best effort."""
+    """Copy the embedding cache of an older index into ``legacy_embeddings`` as float32
+    (converted to the current codec when a provider next loads); best effort. Layout 1 kept
+    float32 vectors under hex SHA-256 keys; layout 2 float16 codes under a model id."""
     try:
         source = sqlite3.connect(f"file:{old}?mode=ro", uri=True)
         try:
-            rows = source.execute("SELECT model_key, text_hash, vector FROM embeddings")
+            tables = {str(r[0]) for r in source.execute("SELECT name FROM sqlite_master")}
+            if "models" in tables:
+                rows = source.execute(
+                    "SELECT m.key, e.text_hash, e.vector FROM embeddings e "
+                    "JOIN models m ON m.id = e.model WHERE m.codec = 'float16'"
+                )
+                convert = lambda h, v: (  # noqa: E731
+                    bytes(h),
+                    np.frombuffer(v, np.float16).astype(np.float32).tobytes(),
+                )
+            else:
+                rows = source.execute("SELECT model_key, text_hash, vector FROM embeddings")
+                convert = lambda h, v: (bytes.fromhex(str(h))[:16], bytes(v))  # noqa: E731
             while part := rows.fetchmany(5000):
                 conn.executemany(
                     "INSERT INTO legacy_embeddings VALUES (?, ?, ?)",
-                    [(str(k), bytes.fromhex(str(h))[:16], bytes(v)) for k, h, v in part],
+                    [(str(k), *convert(h, v)) for k, h, v in part],
                 )
         finally:
             source.close()
@@ -379,6 +395,7 @@ class Store:
     def clear_chunks(self) -> None:
         self.conn.execute("DELETE FROM chunks")
         self.conn.execute("DELETE FROM files")
+        vector_packs.drop(self.conn)
 
     # embedding cache
 
@@ -418,25 +435,35 @@ class Store:
             out.update((bytes(h), bytes(v)) for h, v in rows)
         return out
 
-    def coded_chunks(self, model: int, batch: int = 20_000) -> Iterator[list[tuple[int, bytes]]]:
-        """``(chunk id, code)`` of every chunk with a cached vector, in batches."""
-        cursor = self.conn.execute(
-            "SELECT c.id, e.vector FROM chunks c JOIN embeddings e "
-            "ON e.model = ? AND e.text_hash = c.text_hash ORDER BY c.id",
-            (model,),
-        )
-        while rows := cursor.fetchmany(batch):
-            yield rows
+    def chunk_keys(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every chunk's id and text hash (``S16``), in one pass over the table."""
+        ids, hashes = [], []
+        cursor = self.conn.execute("SELECT id, text_hash FROM chunks")
+        while rows := cursor.fetchmany(20_000):
+            ids.append(np.fromiter((r[0] for r in rows), np.int64, len(rows)))
+            hashes.append(np.frombuffer(b"".join(r[1] for r in rows), dtype="S16"))
+        if not ids:
+            return np.zeros(0, np.int64), np.zeros(0, "S16")
+        return np.concatenate(ids), np.concatenate(hashes)
 
-    def uncoded_chunks(self, model: int) -> list[tuple[int, bytes, str]]:
-        """``(chunk id, text hash, text)`` of the chunks without a cached vector."""
-        rows = self.conn.execute(
-            "SELECT c.id, c.text_hash, c.text FROM chunks c WHERE NOT EXISTS "
-            "(SELECT 1 FROM embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash) "
-            "ORDER BY c.id",
-            (model,),
+    def model_hashes(self, model: int) -> np.ndarray:
+        """The text hashes (``S16``) of a model's cached vectors, in storage order."""
+        parts = []
+        cursor = self.conn.execute(
+            "SELECT text_hash FROM embeddings WHERE +model = ? ORDER BY id", (model,)
         )
-        return [(int(i), bytes(h), str(t)) for i, h, t in rows]
+        while rows := cursor.fetchmany(50_000):
+            parts.append(np.frombuffer(b"".join(r[0] for r in rows), dtype="S16"))
+        return np.concatenate(parts) if parts else np.zeros(0, "S16")
+
+    def model_codes(self, model: int, code_size: int) -> Iterator[np.ndarray]:
+        """A model's cached codes in storage order (as :meth:`model_hashes`), in batches:
+        a scan of appended rows, not one index probe per chunk."""
+        cursor = self.conn.execute(
+            "SELECT vector FROM embeddings WHERE +model = ? ORDER BY id", (model,)
+        )
+        while rows := cursor.fetchmany(8192):
+            yield np.frombuffer(b"".join(r[0] for r in rows), np.uint8).reshape(-1, code_size)
 
     def legacy_vectors(self, key: str) -> list[tuple[bytes, bytes]]:
         """``(text hash, float32 bytes)`` carried over from a layout-1 index for ``key``."""

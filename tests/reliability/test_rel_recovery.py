@@ -93,8 +93,9 @@ def test_the_bot_recovers_at_start_and_before_each_message(
     with pytest.raises(Crash):
         run_dream(workspace, OPTIONS, model=None, now=NOW, fault=_crash_at("moved MEMORY.md"))
     assert pending(workspace)
-    bot.handle(owner("/memory status"))
+    (status,) = bot.handle(owner("/memory status"))
     assert not pending(workspace)
+    assert "Recovered at " in status and "finished an interrupted commit" in status
     assert "squash" in (read(workspace.memory_md) or "")
 
 

@@ -75,3 +75,27 @@ def test_sq8_needs_ranges_for_every_dimension() -> None:
     codec = Codec("sq8", 4, (-1.0,) * 4 + (2.0,) * 4)
     codes = codec.encode(unit_vectors(3, dim=4))
     assert codes.shape == (3, 4) and codes.dtype == np.uint8
+
+
+def test_fill_from_parts_equals_adding() -> None:
+    data = unit_vectors(50)
+    codec = Codec("float16", 16)
+    codes = codec.encode(data)
+    ids = np.arange(100, 150, dtype=np.int64)
+    filled = VectorIndex(codec)
+    filled.fill(ids, iter([codes[:20], codes[20:]]))
+    added = VectorIndex(codec)
+    added.add_codes(ids.tolist(), codes)
+    assert filled.size == 50 and 120 in filled
+    for query in unit_vectors(5, seed=3):
+        assert filled.search(query, 7) == added.search(query, 7)
+    filled.remove([100])
+    filled.add([100], data[:1])
+    assert filled.search(data[0], 1)[0][0] == 100
+    with pytest.raises(ValueError, match="empty"):
+        filled.fill(ids[:1], iter([codes[:1]]))
+    with pytest.raises(ValueError, match="fewer"):
+        VectorIndex(codec).fill(ids, iter([codes[:3]]))
+    parts = list(filled.parts(16))  # a checkpoint's parts: live ids only, compacted
+    assert [len(i) // 8 for i, _ in parts] == [16, 16, 16, 2]
+    assert all(len(c) == len(i) // 8 * codec.code_size for i, c in parts)

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 
 _ZH_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_DAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
@@ -103,7 +104,10 @@ _RECURRING = re.compile(
     r"(?:每|每个|每隔)(?:月|周|年|天|星期|礼拜)?\s*$|(?i:\bevery\s+(?:other\s+)?$|\beach\s+$)"
 )
 # A weekday or day of the month in a clause that says "every" recurs ("每周二、周四").
-_RECURRING_CLAUSE = re.compile(r"每|(?i:\bevery\b|\beach\b)")
+_RECURRING_CLAUSE = re.compile(
+    r"每|经常|常常|总是|一般|通常|(?i:\bevery\b|\beach\b|\boften\b|\busually\b|\balways\b)"
+)
+_HABIT_AFTER = re.compile(r"\s*(?:经常|常常|常|都|一般|通常|总是)")
 _CLAUSE_END = re.compile(r"[，。；,.;!?！？]")
 
 
@@ -381,10 +385,12 @@ def _rules() -> list[Rule]:
 _RULES = _rules()
 
 
-def _recurs(text: str, start: int, rule: str) -> bool:
-    if _RECURRING.search(text[max(0, start - 6) : start]):
+def _recurs(text: str, start: int, end: int, rule: str) -> bool:
+    if _RECURRING.search(text[max(0, start - 6) : start]) or _HABIT_AFTER.match(text, end):
         return True
-    if rule not in ("zh_week", "en_weekday", "zh_dom", "en_dom"):
+    if rule == "en_weekday" and re.match(r"(?i)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b", text[end:]):
+        return True  # "Thursday the 24th": the day of the month names it
+    if rule not in ("zh_week", "en_weekday", "zh_dom", "en_dom", "zh_bare_week", "en_week"):
         return False
     clause = _CLAUSE_END.split(text[:start])[-1]
     return bool(_RECURRING_CLAUSE.search(clause))
@@ -392,6 +398,11 @@ def _recurs(text: str, start: int, rule: str) -> bool:
 
 def find(text: str, anchor: date) -> list[DateSpan]:
     """Every date expression of ``text`` (the first rule wins on overlapping words)."""
+    return list(_find(text, anchor))
+
+
+@lru_cache(maxsize=50_000)
+def _find(text: str, anchor: date) -> tuple[DateSpan, ...]:
     taken: list[tuple[int, int]] = []
     out: list[DateSpan] = []
     for pattern, fn, relative in _RULES:
@@ -399,7 +410,7 @@ def find(text: str, anchor: date) -> list[DateSpan]:
             start, end = match.span()
             if any(s < end and start < e for s, e in taken):
                 continue
-            if _recurs(text, start, fn.__name__):
+            if _recurs(text, start, end, fn.__name__):
                 taken.append((start, end))
                 continue
             got = fn(match, anchor)
@@ -408,7 +419,7 @@ def find(text: str, anchor: date) -> list[DateSpan]:
             taken.append((start, end))
             first, last, unit = got
             out.append(DateSpan(start, end, first, last, unit, relative))
-    return sorted(out, key=lambda s: s.start)
+    return tuple(sorted(out, key=lambda s: s.start))
 
 
 def words(span: DateSpan, zh: bool) -> str:
