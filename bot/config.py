@@ -35,6 +35,7 @@ from bot.errors import ConfigError
 from bot.i18n import available_languages
 from memory.config_file import parse_json_object
 from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
+from memory.dream.scoring import Thresholds
 from memory.errors import UsageError
 from memory.redact import Redaction
 
@@ -94,6 +95,10 @@ class BotConfig(BaseModel):
     dream_days: int = Field(default=3, ge=MIN_DAYS, le=MAX_DAYS)
     dream_max_items: int = Field(default=30, ge=1, le=200)
     dream_engine: EngineName = "auto"
+    # the deep phase's promotion thresholds (memory/dream/scoring.py)
+    dream_min_score: float = Field(default=0.8, ge=0.0, le=1.2)
+    dream_min_recall_count: int = Field(default=3, ge=1)
+    dream_min_unique_queries: int = Field(default=3, ge=1)
     nightly_time: str = "23:55"
     nightly_spread_minutes: int = Field(default=4, ge=0, le=30)
     nightly_reports: StrictBool = True  # nightly dream results go to the chat's admins
@@ -126,6 +131,12 @@ class BotConfig(BaseModel):
     @classmethod
     def _machine_zone_when_unset(cls, value: Any) -> Any:
         return machine_timezone() if value is None or value == "" else value
+
+    @property
+    def thresholds(self) -> Thresholds:
+        return Thresholds(
+            self.dream_min_score, self.dream_min_recall_count, self.dream_min_unique_queries
+        )
 
     @field_validator("agent_workspace")
     @classmethod

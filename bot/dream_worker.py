@@ -11,7 +11,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
@@ -21,6 +21,7 @@ from bot.i18n import Translator
 from bot.messages import Scope
 from bot.scope_state import changes
 from memory.dream.model import DreamReport, EngineName
+from memory.dream.scoring import Thresholds
 from memory.errors import MemoryEngineError
 from memory.llm import ChatModel
 from memory.paths import MemoryRoot
@@ -29,6 +30,8 @@ log = logging.getLogger(__name__)
 
 
 Origin = Literal["command", "nightly"]
+INTERRUPT_WAIT = 10.0  # seconds an interrupted dream gets to stop
+STOPPED = "the bot stopped before this dream ran"  # the reason of a dream dropped at shutdown
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class DreamJob:
     engine: EngineName
     force: bool = False
     origin: Origin = "command"
+    thresholds: Thresholds = field(default_factory=Thresholds)
 
     @classmethod
     def configured(
@@ -59,6 +63,7 @@ class DreamJob:
             config.dream_max_items,
             config.dream_engine,
             origin=origin,
+            thresholds=config.thresholds,
         )
 
 
@@ -88,6 +93,7 @@ class DreamWorker:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._idle = threading.Condition(self._lock)
+        self._cancel = threading.Event()  # set: the running dream stops, writing nothing
 
     def start(self) -> None:
         if self._thread is None:
@@ -114,11 +120,16 @@ class DreamWorker:
             return self._idle.wait_for(lambda: not self._pending, timeout)
 
     def stop(self, timeout: float | None = None) -> None:
-        """Finish the queued dreams, then end the thread."""
+        """Finish the queued dreams, then end the thread. After ``timeout`` seconds the
+        running dream is interrupted (it writes nothing) and the queue is dropped."""
         if self._thread is None:
             return
         self._queue.put(None)
         self._thread.join(timeout)
+        if self._thread.is_alive():
+            log.warning("a dream is still running after %s s: interrupting it", timeout)
+            self._cancel.set()
+            self._thread.join(INTERRUPT_WAIT)
         self._thread = None
 
     def _loop(self) -> None:
@@ -126,30 +137,43 @@ class DreamWorker:
             job = self._queue.get()
             if job is None:
                 return
+            if self._cancel.is_set():
+                report = DreamReport("failed", reason=STOPPED)
+                self._finish(job, report, changes(job.root))
+                continue
             seen = changes(job.root)  # notes written after this are not in the dream
             try:
                 report = self.run(job)
             except Exception as exc:  # reported below, never silently
                 log.exception("dream for %s failed", job.scope.key)
                 report = DreamReport("failed", reason=_one_line(exc))
-            outcome = DreamOutcome(job, report, self.clock(), seen)
-            try:
-                self.on_done(outcome)
-            except Exception:
-                log.exception("reporting the dream for %s failed", job.scope.key)
-            with self._idle:
-                self._pending.discard(str(job.root.path))
-                self._idle.notify_all()
+            self._finish(job, report, seen)
+
+    def _finish(self, job: DreamJob, report: DreamReport, seen: int) -> None:
+        outcome = DreamOutcome(job, report, self.clock(), seen)
+        try:
+            self.on_done(outcome)
+        except Exception:
+            log.exception("reporting the dream for %s failed", job.scope.key)
+        with self._idle:
+            self._pending.discard(str(job.root.path))
+            self._idle.notify_all()
 
     def run(self, job: DreamJob) -> DreamReport:
         """Run one dream now, in this thread."""
         from memory.dream import DreamOptions, run_dream
 
         options = DreamOptions(
-            days=job.days, force=job.force, engine=job.engine, max_items=job.max_items
+            days=job.days,
+            force=job.force,
+            engine=job.engine,
+            max_items=job.max_items,
+            thresholds=job.thresholds,
         )
         try:
-            return run_dream(job.root, options, model=self.model, now=self.clock())
+            return run_dream(
+                job.root, options, model=self.model, now=self.clock(), cancel=self._cancel
+            )
         except MemoryEngineError as exc:
             return DreamReport("failed", reason=_one_line(exc))
 

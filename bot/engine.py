@@ -32,6 +32,7 @@ from plugins.events import (
 from plugins.manager import PluginManager
 
 log = logging.getLogger(__name__)
+SHUTDOWN_DREAM_WAIT = 60.0  # seconds shutdown waits for queued dreams before interrupting
 
 
 class Bot:
@@ -57,7 +58,7 @@ class Bot:
     def shutdown(self) -> None:
         """Finish pending dreams, save every session, close plugins and indexes."""
         self.services.nightly.stop()
-        self.services.dreams.stop()
+        self.services.dreams.stop(SHUTDOWN_DREAM_WAIT)
         self.conversations.save_all()
         self.plugins.close()
         self.services.search.close()

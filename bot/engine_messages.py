@@ -22,6 +22,8 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         r"undone: MEMORY\.md and the archive are back to before the (?P<kind>\w+) of "
         r"(?P<when>\S+)"
     ),
+    "interrupted": re.compile(r"the dream was interrupted; nothing was written"),
+    "bot_stopped": re.compile(r"the bot stopped before this dream ran"),
     "forget_short": re.compile(r"forget needs at least (?P<n>\d+) characters to match"),
     "empty_query": re.compile(r"(?:empty search query|the search query is empty)"),
     "no_note": re.compile(r"no daily note for (?P<day>\S+)"),

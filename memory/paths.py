@@ -10,6 +10,19 @@ from pathlib import Path
 from memory.errors import PathOutsideRoot
 
 NOTE_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.md$")
+_DATED_NAME = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})\.(?:md|jsonl)$")
+
+
+def day_of(path: str) -> date | None:
+    """The date a dated file is named after (``memory/2026-11-28.md``,
+    ``sessions/2026-11-28.jsonl``); None for any other path."""
+    match = _DATED_NAME.search(path)
+    if not match:
+        return None
+    try:
+        return date(*map(int, match.groups()))
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -37,6 +50,14 @@ class MemoryRoot:
     @property
     def diary_dir(self) -> Path:
         return self.notes_dir / "dreams"
+
+    @property
+    def reports_dir(self) -> Path:
+        """``memory/dreaming/``: the phase reports (``light/``, ``rem/``, ``deep/``)."""
+        return self.notes_dir / "dreaming"
+
+    def phase_report(self, phase: str, day: date) -> Path:
+        return self.reports_dir / phase / f"{day.isoformat()}.md"
 
     @property
     def state_dir(self) -> Path:

@@ -17,6 +17,7 @@ from bot.scope_state import mark_changed
 from memory.flush import flush_turns
 from memory.memory_file import prompt_memory, read_archive
 from memory.paths import MemoryRoot
+from memory.recall_store import record_hits
 from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.transcript import Turn
 from plugins.archive_hints import match_archive
@@ -82,7 +83,7 @@ class MemoryPlugin(Plugin):
     def _tools(self, root: MemoryRoot) -> list[Tool]:
         from memory.search.tools import TOOL_SCHEMAS, memory_get
 
-        pool = self.services.search
+        pool, clock = self.services.search, self.services.clock
         min_score = float(self.config["min_score"])
 
         def search(args: dict[str, Any]) -> dict[str, Any]:
@@ -92,7 +93,10 @@ class MemoryPlugin(Plugin):
             limit = int(args.get("max_results") or 6)
             given = args.get("min_score")
             threshold = min_score if given is None else float(given)  # 0 is a valid choice
-            return pool.tool_search(root, query, limit, threshold)
+            result = pool.tool_search(root, query, limit, threshold)
+            # What the model was shown is a recall: the dream's deep phase weighs it.
+            record_hits(root, query, result.get("results", []), when=clock(), via="tool")
+            return result
 
         def get(args: dict[str, Any]) -> dict[str, Any]:
             return dict(

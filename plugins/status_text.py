@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -29,6 +29,11 @@ class DreamingInfo:
     undone_at: str | None  # the last dream's result was undone since
     changed_since_dream: bool
     running: bool
+    # the phases' last results, the short-term store's counts, signals, promoted today
+    phases: dict[str, Any] = field(default_factory=dict)
+    short_term: dict[str, int] = field(default_factory=dict)
+    signals: dict[str, int] = field(default_factory=dict)
+    promoted_today: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -39,6 +44,7 @@ class DreamingInfo:
 def dreaming_info(services: BotServices, root: MemoryRoot) -> DreamingInfo:
     """Dreaming state of ``root``: on/off, next nightly run, last result, whether queued."""
     from memory.dream.state import load_state
+    from memory.status import dreaming_overview
 
     state = read_state(root)
     enabled = dreaming_enabled(root, services.config.dreaming_enabled)
@@ -47,15 +53,21 @@ def dreaming_info(services: BotServices, root: MemoryRoot) -> DreamingInfo:
     last = state.last_dream
     if not (last and isinstance(undone, str) and _after(undone, last.at)):
         undone = None
+    next_run = services.nightly.next_run() if enabled else None
+    overview = dreaming_overview(root, services.clock(), enabled=enabled, next_run=next_run)
     return DreamingInfo(
         enabled=enabled,
-        next_run=services.nightly.next_run() if enabled else None,
+        next_run=next_run,
         timezone=services.config.timezone,
         last_dream=last,
         last_skip=state.last_skip,
         undone_at=undone,
         changed_since_dream=state.changed,
         running=services.dreams.busy(root),
+        phases=overview["phases"],
+        short_term=overview["short_term"],
+        signals=overview["signals"],
+        promoted_today=overview["promoted_today"],
     )
 
 
@@ -103,7 +115,42 @@ def dreaming_text(services: BotServices, root: MemoryRoot, tr: Translator) -> st
         skip = info.last_skip
         reason = engine_text(tr, skip.reason)
         lines.append(tr.t("dreaming.since", when=tr.datetime(skip.at), reason=reason))
+    lines += phase_lines(info, tr)
     return "\n".join(lines)
+
+
+PHASE_COUNTS = (
+    ("light", ("candidates", "staged")),
+    ("rem", ("themes", "truths")),
+    ("deep", ("ranked", "promoted")),
+)
+
+
+def phase_lines(info: DreamingInfo, tr: Translator) -> list[str]:
+    """Each phase's last result, then the short-term store's counts."""
+    lines = []
+    for key, counts in PHASE_COUNTS:
+        name = tr.t(f"phase.{key}")
+        last = info.phases.get(key)
+        if last:
+            shown = tr.join([tr.t(f"phase.count.{c}", n=int(last.get(c, 0))) for c in counts])
+            when = tr.datetime(str(last.get("time", "?")))
+            lines.append(tr.t("phase.line", name=name, counts=shown, when=when))
+        else:
+            lines.append(tr.t("phase.not_run", name=name))
+    short = info.short_term
+    backfill = tr.t("phase.backfill", n=short["backfill"]) if short.get("backfill") else ""
+    lines.append(
+        tr.t(
+            "phase.staged",
+            staged=short.get("staged", 0),
+            backfill=backfill,
+            light=info.signals.get("light", 0),
+            rem=info.signals.get("rem", 0),
+            promoted=info.promoted_today,
+        )
+    )
+    return lines
 
 
 def status_text(services: BotServices, ctx: ChatContext) -> str:

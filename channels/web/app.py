@@ -185,6 +185,15 @@ def create_app(
     def dreaming(chat: str | None = None) -> dict[str, Any]:
         return dict(safely(lambda: views(chat).dreaming()))
 
+    @app.get("/api/dreams", dependencies=guarded)
+    def dreams(chat: str | None = None) -> dict[str, Any]:
+        return dict(safely(lambda: views(chat).dreams()))
+
+    @app.post("/api/dreams/backfill/remove", dependencies=guarded)
+    def remove_backfill() -> dict[str, Any]:
+        # The owner's memory only: another chat's memory is read-only here.
+        return dict(safely(lambda: views(None).remove_backfill_staged()))
+
     @app.post("/api/dream", dependencies=guarded)
     def dream(body: DreamIn, request: Request) -> dict[str, Any]:
         if body.days is not None and not MIN_DAYS <= body.days <= MAX_DAYS:

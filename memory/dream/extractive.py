@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -133,9 +134,11 @@ class ExtractiveEngine:
 
     def __init__(self, *, embeddings: bool = True) -> None:
         self.embeddings = embeddings
+        self._check: Callable[[], None] = lambda: None
         self.cache: EmbeddingCache | None = None
 
     def propose(self, inputs: DreamInputs) -> Proposal:
+        self._check = inputs.check  # the dream's stop request, asked in the long loops
         zh = _scope_is_chinese(inputs)
         statements, dropped = self._statements(inputs)
         self._judge(statements, inputs)
@@ -246,6 +249,7 @@ class ExtractiveEngine:
         vectors: dict[str, tuple[list[int], np.ndarray | None]] = {}
         merged = folded = 0
         for st in statements:
+            self._check()
             if st.prior is None and any(near_duplicate(st.text, h) for h in handwritten):
                 folded += 1
                 continue
@@ -314,6 +318,7 @@ class ExtractiveEngine:
         index: dict[tuple[str, str], list[Cluster]] = defaultdict(list)
         out: list[Cluster] = []
         for newer in ordered:
+            self._check()
             head = newer.head
             keys = [(head.subject, "word:" + w) for w in sorted(core_words(head.text))]
             keys += [(head.subject, "family:" + f) for f in sorted(features(head.text).families)]

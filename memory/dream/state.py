@@ -95,6 +95,7 @@ def append_event(root: MemoryRoot, event: dict[str, Any]) -> None:
 
 _SNAPSHOT = re.compile(r"^(?P<number>\d{6})-[0-9T+]{8,15}$")
 SNAPSHOT_FILES = ("MEMORY.md", "archive.md")
+OPTIONAL_FILES = ("short-term.json",)
 
 
 def content_hash(text: str) -> str:
@@ -135,7 +136,9 @@ def _verified(folder: Path) -> Snapshot | None:
     sums = meta.get("sha256")
     if sums is not None and not isinstance(sums, dict):
         return None
-    for name in SNAPSHOT_FILES:
+    # The short-term store is in snapshots made since the dream had phases.
+    optional = tuple(n for n in OPTIONAL_FILES if sums is not None and n in sums)
+    for name in SNAPSHOT_FILES + optional:
         try:
             content = (folder / name).read_text(encoding="utf-8")
         except (OSError, ValueError):
@@ -160,15 +163,25 @@ def unverified(root: MemoryRoot) -> list[str]:
     return [p.name for p in _history_folders(root) if _verified(p) is None]
 
 
+def snapshot_files(root: MemoryRoot) -> tuple[tuple[Path, str], ...]:
+    """The files an undo restores, with their names in a snapshot: MEMORY.md, the archive
+    and the short-term store (whose candidates a dream marks promoted)."""
+    return (
+        (root.memory_md, "MEMORY.md"),
+        (root.archive, "archive.md"),
+        (root.state_dir / "short-term.json", "short-term.json"),
+    )
+
+
 def stage_snapshot(root: MemoryRoot, txn: Transaction, meta: dict[str, Any]) -> None:
-    """Add to ``txn`` a snapshot of the current MEMORY.md and archive, pruning old ones."""
+    """Add to ``txn`` a snapshot of the files undo restores, pruning old snapshots."""
     existing = snapshots(root)
     numbers = [m["number"] for p in _history_folders(root) if (m := _SNAPSHOT.match(p.name))]
     number = int(max(numbers)) + 1 if numbers else 1
     name = f"{number:06d}-{meta['time'].replace(':', '').replace('-', '')[:15]}"
     base = root.relative(history_dir(root)) + "/" + name
     sums = {}
-    for source, stored in ((root.memory_md, "MEMORY.md"), (root.archive, "archive.md")):
+    for source, stored in snapshot_files(root):
         try:
             content = source.read_text(encoding="utf-8")
         except FileNotFoundError:

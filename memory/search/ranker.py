@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from memory.search.keyword_index import KeywordHit, index_tokens
 from memory.search.ranking import (
+    CORE_PATH,
     Candidate,
     Gate,
     cosine_to_score,
@@ -55,6 +56,7 @@ class RankSettings:
 
 
 Source = Literal["vector", "keyword", "hybrid"]
+EVIDENCE_DEPTH = 10  # keyword hits (best first) whose coverage the evidence gate reads
 
 
 @dataclass(frozen=True)
@@ -125,14 +127,27 @@ def rank(
         [[h.chunk_id for h in keyword_hits], [i for i, _ in vector_hits]], settings.rrf_k
     )
     weights = term_weights or {}
+    read = {h.chunk_id for h in keyword_hits[:EVIDENCE_DEPTH]}  # whose coverage is read
+
+    def evident(chunk_id: int, v: float | None) -> bool:
+        # the vector test first: segmenting a chunk's text for its coverage is the cost
+        if has_evidence(0.0, v, cosine.get(chunk_id), floor, settings.gate):
+            return True
+        if chunk_id not in read and not (chunk_id in keyword and rows[chunk_id].path == CORE_PATH):
+            return False
+        covered = coverage(index_tokens(rows[chunk_id].text), weights)
+        return has_evidence(covered, None, None, floor, settings.gate)
+
     candidates: list[Candidate] = []
-    evidence = False
+    evidence = any(
+        evident(i, vector.get(i, 0.0) if vectors_on and i in vector_ids else None)
+        for i in [h.chunk_id for h in keyword_hits[:EVIDENCE_DEPTH]] + [i for i, _ in vector_hits]
+        if i in rows
+    )
     for chunk_id, row in rows.items():
         v = vector.get(chunk_id, 0.0) if vectors_on and chunk_id in vector_ids else None
         k = keyword.get(chunk_id, 0.0)
-        covered = coverage(index_tokens(row.text), weights) if chunk_id in keyword else 0.0
-        evident = has_evidence(covered, v, cosine.get(chunk_id), floor, settings.gate)
-        evidence = evidence or evident
+        core_evident = row.path == CORE_PATH and evident(chunk_id, v)
         base = fuse(v, k, settings.vector_weight)
         base += settings.rrf_weight * rrf.get(chunk_id, 0.0)
         replaced = (row.path, row.start_line) in superseded
@@ -141,7 +156,7 @@ def rank(
             * recency_multiplier(row.path, now, settings.recency_floor, settings.half_life_days)
             * importance_multiplier(row.importance)
             * tier_multiplier(
-                row.path, evident, replaced, settings.core_boost, settings.superseded_factor
+                row.path, core_evident, replaced, settings.core_boost, settings.superseded_factor
             )
         )
         candidates.append(

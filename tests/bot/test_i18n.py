@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from datetime import date, datetime
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from bot_support import ZONE, BotFactory, group, owner, private
 
 from bot.config import BotConfig
+from bot.dream_worker import STOPPED
 from bot.engine_messages import PATTERNS, engine_text
 from bot.errors import ConfigError
 from bot.i18n import (
@@ -204,6 +206,11 @@ def engine_messages(bot_factory: BotFactory) -> dict[str, str]:
     out["unchanged"] = again.reason
     out["undone"] = undo(root, now=NOW)
     out["forget_short"] = error(lambda: plan_forget(root, "a"))
+    stop = threading.Event()
+    stop.set()
+    options = DreamOptions(days=2, engine="extractive", force=True)
+    out["interrupted"] = error(lambda: run_dream(root, options, model=None, now=NOW, cancel=stop))
+    out["bot_stopped"] = STOPPED  # the worker's reason for a dream dropped at shutdown
     view = bot.console_view(None)
     out["empty_query"] = error(lambda: view.search("  "))
     out["no_note"] = error(lambda: view.note("2026-01-01"))
