@@ -88,9 +88,11 @@ def _ensure_jieba() -> Any:
     return _tokenizer
 
 
-def _cjk_words(run: str, *, for_search: bool) -> list[str]:
+def _cjk_words(run: str, *, for_search: bool, ready: bool = False) -> list[str]:
+    """jieba's words of a run of Chinese; ``ready``: the caller holds the cut lock and has
+    prefetched the run's entries."""
     tokenizer = _ensure_jieba()
-    if _lazy is None:
+    if _lazy is None or ready:
         words = tokenizer.lcut_for_search(run) if for_search else tokenizer.lcut(run)
     else:
         with _cut_lock:  # the entries a cut reads stay until it is done
@@ -120,6 +122,11 @@ def _tokens(text: str, for_search: bool) -> tuple[str, ...]:
             if _lazy is not None:  # all of the text's runs in one pass (a newline joins no word)
                 with _cut_lock:
                     _lazy.prefetch("\n".join(runs))
+                    return _words(text, for_search, ready=True)
+    return _words(text, for_search, ready=False)
+
+
+def _words(text: str, for_search: bool, *, ready: bool) -> tuple[str, ...]:
     out: list[str] = []
     for piece in _SPLIT.split(text):
         if not piece:
@@ -131,7 +138,7 @@ def _tokens(text: str, for_search: bool) -> tuple[str, ...]:
                 out.extend(p for p in re.split(r"[_.\-:/@]+", word) if p)
             continue
         for run in _CJK.findall(piece):
-            out.extend(_cjk_words(run, for_search=for_search))
+            out.extend(_cjk_words(run, for_search=for_search, ready=ready))
     return tuple(out)
 
 
