@@ -101,13 +101,17 @@ class Bot:
         session = self.conversations.session(message.scope)
         with session.lock:
             name = message.sender_name or message.sender_id if message.scope.is_group else None
-            session.append(ChatTurn.make("user", message.text, now, name))
+            said = ChatTurn.make("user", message.text, now, name)
+            ctx.logged = self.conversations.say(session, root, said, now)
             self.conversations.trim(session, message.scope, root, now)
             session.save()
             if not message.addressed:
                 return []
             reply = self._answer(ctx, session)
-            session.append(ChatTurn.make("assistant", reply, self.clock()))
+            answered = self.clock().astimezone(self.config.zone)
+            self.conversations.say(
+                session, root, ChatTurn.make("assistant", reply, answered), answered
+            )
             session.save()
         return self._deliver(ctx, reply)
 

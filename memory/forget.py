@@ -1,7 +1,7 @@
 """``forget``: delete every line that mentions a text, everywhere, history included.
 
-In daily notes a forgotten line becomes ``- [forgotten]`` so that line numbers, which
-other items cite, stay valid.
+In daily notes a forgotten line becomes ``- [forgotten]`` (in a session log, a turn whose
+content is ``[forgotten]``) so that line numbers, which other items cite, stay valid.
 
 The only operation that deletes what a user said. Plan first (what would go), then apply
 after the user confirms; the whole change is one atomic commit.
@@ -9,9 +9,11 @@ after the user confirms; the whole change is one atomic commit.
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory import session_log
 from memory.dream.state import history_dir, root_lock
 from memory.errors import UsageError
 from memory.paths import MemoryRoot
@@ -68,18 +70,23 @@ def plan_forget(root: MemoryRoot, text: str) -> ForgetPlan:
                 continue
             if line != TOMBSTONE and lowered in strip_comments(line).casefold():
                 plan.matches.append((root.relative(path), number, line))
+    plan.matches += session_log.matching_lines(root, needle)
     return plan
 
 
 def apply_forget(root: MemoryRoot, plan: ForgetPlan) -> int:
     """Remove the planned lines (re-checked under the lock); the number removed."""
-    with root_lock(root):
+    with root_lock(root), session_log.writers_paused(root):
         fresh = plan_forget(root, plan.text)
         txn = Transaction(root)
         removed = 0
         for relative in fresh.files:
             path = root.resolve(relative)
             drop = {n for p, n, _ in fresh.matches if p == relative}
+            if session_log.is_session_path(relative):  # tombstones keep the numbering
+                removed += len(drop)
+                txn.write(relative, session_log.forgotten_text(path, drop))
+                continue
             lines = path.read_text(encoding="utf-8").splitlines()
             if _is_daily_note(root, path):
                 # Keep the numbering: items elsewhere cite these notes by line.
@@ -90,4 +97,7 @@ def apply_forget(root: MemoryRoot, plan: ForgetPlan) -> int:
             txn.write(relative, "\n".join(kept) + ("\n" if kept else ""))
         if removed:
             txn.commit()
+            # The search index is derived and may hold the forgotten words (in its tables
+            # and free pages): it goes, and the next search rebuilds it from the files.
+            shutil.rmtree(root.index_dir, ignore_errors=True)
         return removed

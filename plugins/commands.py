@@ -140,7 +140,9 @@ class CommandsPlugin(Plugin):
                 return "Nothing to confirm. Usage: /memory forget <text>"
             if text.lower() == "cancel":
                 return "Forget cancelled; nothing was deleted."
+            self.services.search.discard(ctx.root)
             removed = apply_forget(ctx.root, pending[0])
+            self.services.search.discard(ctx.root)  # no search keeps the old index open
             turns = self.services.conversations.forget(ctx.scope, pending[0].text, apply=True)
             said = f" and {plural(turns, 'message')} from the conversation" if turns else ""
             return (

@@ -32,6 +32,7 @@ class ChatContext:
     is_admin: bool
     now: datetime
     reply: str | None = None  # set by a plugin that answers the message itself
+    logged: str | None = None  # the message's session-log line ("sessions/DATE.jsonl#Ln")
 
     @property
     def scope(self) -> Scope:

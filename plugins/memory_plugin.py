@@ -53,19 +53,19 @@ class MemoryPlugin(Plugin):
                 f"(hidden from the user; use only if relevant):\n{lines}"
             )
         if self.services.model is None:
-            ctx.reply = self._offline_reply(ctx.root, ctx.message.text)
+            ctx.reply = self._offline_reply(ctx.root, ctx.message.text, ctx.logged)
             return
         if self.config["tools"]:
-            event.tools.extend(self._tools(ctx.root))
+            event.tools.extend(self._tools(ctx.root, ctx.logged))
 
-    def _offline_reply(self, root: MemoryRoot, text: str) -> str:
+    def _offline_reply(self, root: MemoryRoot, text: str, logged: str | None) -> str:
         try:
+            limit = int(self.config["offline_hits"])
             hits = self.services.search.search(
-                root,
-                text,
-                limit=int(self.config["offline_hits"]),
-                min_score=float(self.config["min_score"]),
+                root, text, limit=limit + 1, min_score=float(self.config["min_score"])
             )
+            hits = [h for h in hits if not _is_line(logged, h.path, h.start_line, h.end_line)]
+            hits = hits[:limit]
         except Exception as exc:
             log.exception("memory search failed")
             return f"{OFFLINE}\n(memory search failed: {exc})"
@@ -78,7 +78,7 @@ class MemoryPlugin(Plugin):
             lines.append(f"- [{hit.score:.2f}] {where}: {snippet}")
         return "\n".join(lines)
 
-    def _tools(self, root: MemoryRoot) -> list[Tool]:
+    def _tools(self, root: MemoryRoot, logged: str | None) -> list[Tool]:
         from memory.search.tools import TOOL_SCHEMAS, memory_get
 
         pool = self.services.search
@@ -91,7 +91,13 @@ class MemoryPlugin(Plugin):
             limit = int(args.get("max_results") or 6)
             given = args.get("min_score")
             threshold = min_score if given is None else float(given)  # 0 is a valid choice
-            return pool.tool_search(root, query, limit, threshold)
+            found = pool.tool_search(root, query, limit + 1, threshold)
+            hits = [
+                h
+                for h in found.get("results", [])
+                if not _is_line(logged, h["path"], h["start_line"], h["end_line"])
+            ]
+            return {**found, "results": hits[:limit]}
 
         def get(args: dict[str, Any]) -> dict[str, Any]:
             return dict(
@@ -133,6 +139,12 @@ class MemoryPlugin(Plugin):
         event.summary = list(result.bullets)
         if result.path is not None:
             mark_changed(event.root)
+
+
+def _is_line(logged: str | None, path: str, start: int, end: int) -> bool:
+    """Whether a hit is exactly the message being answered (its own session-log line: the
+    model has it already, and it would answer every search with the question itself)."""
+    return logged is not None and start == end and logged == f"{path}#L{start}"
 
 
 PLUGIN = MemoryPlugin

@@ -1,8 +1,9 @@
 """Which files are indexed, and the incremental keyword side of ``sync``.
 
 Indexed: ``<root>/MEMORY.md`` and the markdown files under ``<root>/memory/`` except the
-dream diaries (``memory/dreams/``) and dot-folders. Nothing else under the root (other
-chats' roots live in ``<root>/scopes/``). Files whose size and mtime are unchanged are
+dream diaries (``memory/dreams/``) and dot-folders, and the session logs
+``<root>/sessions/YYYY-MM-DD.jsonl``. Nothing else under the root (other chats' roots live
+in ``<root>/scopes/``). Files whose size and mtime are unchanged are
 skipped unread; only files whose content hash changed are re-chunked; files that
 disappeared leave the index.
 """
@@ -19,6 +20,7 @@ from memory.paths import MemoryRoot
 from memory.search.chunker import ChunkerConfig, chunk_text
 from memory.search.keyword_index import KeywordIndex
 from memory.search.store import Store
+from memory.session_log import is_session_path
 
 
 def _inside(root: Path, path: Path) -> bool:
@@ -59,6 +61,14 @@ def scan(root: MemoryRoot) -> list[FileEntry]:
         found.append(FileEntry("MEMORY.md", str(memory_md), stat.st_size, stat.st_mtime_ns))
     if root.notes_dir.is_dir() and not root.notes_dir.is_symlink():
         _scan(root, root.notes_dir, "memory/", found)
+    sessions = root.path / "sessions"
+    if sessions.is_dir() and not sessions.is_symlink():
+        for entry in os.scandir(sessions):
+            if is_session_path(f"sessions/{entry.name}") and entry.is_file(follow_symlinks=False):
+                info = entry.stat()
+                found.append(
+                    FileEntry(f"sessions/{entry.name}", entry.path, info.st_size, info.st_mtime_ns)
+                )
     return sorted(found, key=lambda e: e.relative)
 
 

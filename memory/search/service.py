@@ -114,6 +114,7 @@ class MemorySearch:
     def _signature(self) -> str:
         c = self.settings.chunker
         chunks = f"{c.max_lines}-{c.dialogue_lines}-{c.max_chars}-{c.overlap}"
+        chunks += "" if c.sessions else "-nosessions"
         return f"{SCHEMA_VERSION}/{TOKENIZER_VERSION}/chunks-{chunks}"
 
     def sync(
