@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.builder import build_bot
 from bot.config import load_config
 from bot.errors import BotError
+from bot.workspace_lock import WorkspaceLock
 from channels.registry import create_channel
 from memory.log_setup import configure_logging
 
@@ -30,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     configure_logging(config.log_level, config.secrets())
     try:
+        lock = WorkspaceLock.acquire(config.workspace)  # one bot per workspace
         channel = create_channel(config)
         bot = build_bot(config, channel=channel)
     except BotError as exc:
@@ -49,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     finally:
         bot.shutdown()
+        lock.release()
     return 0
 
 

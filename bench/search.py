@@ -1,19 +1,29 @@
-"""Benchmark of memory search: index build time, query latency, peak memory, embeddings.
+"""Benchmark of memory search: what a query, an update, an open and a process cost.
 
-Usage: ``python bench/search.py [--sizes 1000,10000,100000] [--queries 200]``
+Usage: ``python bench/search.py [--sizes 10000,100000] [--queries 200] [--spaced 40]``
 
-Each size runs in a fresh subprocess (so peak RSS is its own) on a synthetic root of daily
-notes built from the Chinese evaluation facts and chatter, made unique with numbers and
-English identifiers. Keyword: ``provider=none``. Hybrid: ``provider=local``; at these sizes
-the embedding cache is pre-filled (the model would need hours for 100k chunks on 2 cores):
-1,000 distinct passages are embedded for real once, and each chunk's cached vector is one of
-them plus small noise, re-normalised. Embedding throughput is measured separately, for real.
+Prints each target's figure next to the target, at every size, for queries back-to-back
+and spaced (``--gap`` seconds apart, as in a chat), then one JSON line of all figures.
+Each step runs in a fresh subprocess, so a peak RSS is that step's own:
+
+- ``build``: a synthetic root of daily notes (40 bullets a day from the Chinese evaluation
+  facts and chatter, made unique with numbers and English identifiers), its keyword index,
+  and, for the hybrid rows, a pre-filled embedding cache: 141 passages are embedded for
+  real and each chunk's cached vector is one of them plus small noise (100k chunks would
+  take the model about an hour on 2 cores). Embedding throughput is measured for real.
+- ``keyword`` / ``hybrid``: open (the first query of a reopened index), back-to-back and
+  spaced latencies, an appended line until it is found, peak RSS, index size on disk.
+- ``cold``: ``python -m memory search`` as a new process, wall time to its answer.
+- ``pool``: a bot's search pool over ``--chats`` chats, each queried in turn, peak RSS.
+- ``recall``: real embeddings of ``--recall-passages`` chunk texts; recall@10 of the
+  compressed FAISS codecs against flat float32, for real question embeddings.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import statistics
@@ -23,6 +33,7 @@ import tempfile
 import time
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
@@ -32,162 +43,370 @@ from zh_facts import FACTS, FILLER
 
 from memory.paths import MemoryRoot
 from memory.search.service import MemorySearch, SearchSettings
-from memory.search.store import Store, connect
-from memory.search.vector_index import VectorIndex
 
 WORDS = "deploy config cache retry timeout backup invoice travel gym coffee report".split()
+TARGETS = {  # figure: (comparison, target, unit)
+    "keyword_p50_ms": ("<", 10.0, "ms"),
+    "keyword_p95_ms": ("<=", 15.0, "ms"),
+    "hybrid_p50_ms": ("<", 50.0, "ms"),
+    "hybrid_p95_ms": ("<=", 50.0, "ms"),
+    "append_keyword_ms": ("<=", 100.0, "ms"),
+    "append_hybrid_ms": ("<=", 300.0, "ms"),
+    "hybrid_peak_rss_mb": ("<=", 350.0, "MB"),
+    "index_disk_mb": ("<=", 120.0, "MB"),
+    "reopen_first_hybrid_ms": ("<=", 300.0, "ms"),
+    "cold_cli_s": ("<=", 1.0, "s"),
+    "pool_peak_rss_mb": ("<", 1024.0, "MB"),
+    "recall@10": (">=", 0.99, ""),
+}
+
+
+def rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def note_lines(n: int, rng: random.Random) -> list[str]:
+    pool = [f for f, _ in FACTS] + FILLER
+    return [
+        f"- {rng.choice(pool)}，{rng.choice(WORDS)}_{n}_{i} 第{rng.randint(1, 999)}次"
+        for i in range(40)
+    ]
 
 
 def build_root(base: Path, chunks: int, rng: random.Random) -> None:
-    lines_per_file, per_chunk = 40, 2
-    files = max(1, chunks * per_chunk // lines_per_file)
+    files = max(1, chunks * 2 // 40)  # 40 bullets a file, 2 bullets a chunk
     start = date(2020, 1, 1)
-    pool = [f for f, _ in FACTS] + FILLER
+    (base / "memory").mkdir(parents=True, exist_ok=True)
     for n in range(files):
         day = start + timedelta(days=n)
         out = [f"# Daily Memory: {day.isoformat()}", "", "## Trimmed Context (10:00)", ""]
-        for i in range(lines_per_file):
-            out.append(
-                f"- {rng.choice(pool)}，{rng.choice(WORDS)}_{n}_{i} 第{rng.randint(1, 999)}次"
-            )
-        (base / "memory").mkdir(parents=True, exist_ok=True)
+        out += note_lines(n, rng)
         (base / "memory" / f"{day.isoformat()}.md").write_text("\n".join(out) + "\n", "utf-8")
 
 
-def prefill_vectors(root: MemoryRoot, rng: random.Random) -> None:
-    from memory.search.embeddings.local import LocalProvider
+def prefill_vectors(root: MemoryRoot, base: np.ndarray, codec: str, rng: random.Random) -> None:
+    """Cache a vector for every chunk: a real passage's vector plus noise, re-normalised."""
+    from memory.search.store import Store, connect
+    from memory.search.vector_index import Codec
 
-    provider = LocalProvider()
-    base = provider.embed_passages([f for f, _ in FACTS][:111] + FILLER)
+    store = Store(connect(root.index_dir / "search.sqlite").conn)
+    model = store.model_id("local:multilingual-e5-small", base.shape[1], codec)
+    coder = Codec(codec, base.shape[1])
     noise = np.random.default_rng(1)
-    store = Store(connect(root.index_dir / "search.sqlite"))
-    rows = store.chunk_hashes()
-    for begin in range(0, len(rows), 5000):
-        part = rows[begin : begin + 5000]
+    chunks = store.chunks_after(0)
+    for begin in range(0, len(chunks), 5000):
+        part = chunks[begin : begin + 5000]
         picks = base[[rng.randrange(len(base)) for _ in part]]
         vectors = picks + noise.normal(0, 0.02, picks.shape).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        store.put_vectors(
-            provider.key, [(h, v) for (_, h, _), v in zip(part, vectors, strict=True)]
+        codes = coder.encode(vectors)
+        store.put_codes(
+            model, [(c.text_hash, v.tobytes()) for c, v in zip(part, codes, strict=True)]
         )
+    store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.conn.close()
 
 
-def latencies(svc: MemorySearch, queries: list[str]) -> dict[str, float]:
-    times = []
-    for q in queries:
-        started = time.perf_counter()
-        svc.search(q, limit=6)
-        times.append((time.perf_counter() - started) * 1000)
-    times.sort()
-    return {
-        "p50_ms": round(statistics.median(times), 2),
-        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2),
-    }
-
-
-def run_size(chunks: int, n_queries: int) -> dict[str, object]:
-    rng = random.Random(chunks)
-    queries = [q for _, q in FACTS] * (n_queries // len(FACTS) + 1)
-    with tempfile.TemporaryDirectory() as tmp:
-        root = MemoryRoot.at(tmp)
-        build_root(root.path, chunks, rng)
-        started = time.perf_counter()
-        keyword = MemorySearch(root, SearchSettings(provider="none"))
-        report = keyword.sync()
-        build_s = time.perf_counter() - started
-        result: dict[str, object] = {"chunks": report.chunks, "keyword_build_s": round(build_s, 1)}
-        result["keyword"] = latencies(keyword, queries[:n_queries])
-        keyword.close()
-        prefill_vectors(root, rng)
-        started = time.perf_counter()
-        hybrid = MemorySearch(root, SearchSettings(provider="local"))
-        hybrid.sync()
-        result["hybrid_open_s"] = round(time.perf_counter() - started, 1)
-        hybrid.search("预热", limit=6)
-        result["hybrid"] = latencies(hybrid, queries[:n_queries])
-        hybrid.close()
-    result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    return result
-
-
-def embedding_throughput() -> dict[str, float]:
+def real_passages() -> np.ndarray:
     from memory.search.embeddings.local import LocalProvider
 
-    provider = LocalProvider()
-    provider.embed_passages(["warm up"])
-    out = {}
-    short = [f for f, _ in FACTS][:64]
-    long = [" ".join(f for f, _ in FACTS[i : i + 3]) for i in range(64)]
-    english = [
-        f"- [D1:{i}] Caroline: I went to a support group yesterday and it was powerful, number {i}."
-        * 2
-        for i in range(64)
-    ]
-    for name, texts in (
-        ("zh_bullet", short),
-        ("zh_3_bullets", long),
-        ("en_dialogue_2_turns", english),
-    ):
+    return LocalProvider().embed_passages([f for f, _ in FACTS][:111] + FILLER)
+
+
+def run_build(chunks: int, folder: Path, codec: str) -> dict[str, Any]:
+    rng = random.Random(chunks)
+    root = MemoryRoot.at(folder)
+    build_root(root.path, chunks, rng)
+    started = time.perf_counter()
+    keyword = MemorySearch(root, SearchSettings(provider="none"))
+    report = keyword.sync()
+    keyword.close()
+    build_s = time.perf_counter() - started
+    prefill_vectors(root, real_passages(), codec, rng)
+    return {"chunks": report.chunks, "keyword_build_s": round(build_s, 1)}
+
+
+def timed(svc: MemorySearch, queries: list[str], gap: float = 0.0) -> list[float]:
+    times = []
+    for query in queries:
+        if gap:
+            time.sleep(gap)
         started = time.perf_counter()
-        provider.embed_passages(texts)
-        out[f"{name}_per_s"] = round(len(texts) / (time.perf_counter() - started), 1)
+        svc.search(query, limit=6)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def p50_p95(times: list[float]) -> tuple[float, float]:
+    ordered = sorted(times)
+    return round(statistics.median(ordered), 2), round(ordered[int(0.95 * (len(ordered) - 1))], 2)
+
+
+def append_latency(svc: MemorySearch, root: MemoryRoot, tries: int, gap: float) -> float:
+    """Median ms from appending a line to the newest note to a search that returns it."""
+    newest = max((root.path / "memory").glob("*.md"))
+    times = []
+    for i in range(tries):
+        time.sleep(gap)
+        token = f"appendmark{i}q{random.randrange(10**6)}"
+        with open(newest, "a", encoding="utf-8") as handle:
+            handle.write(f"- 用户刚刚说起一件新鲜事 {token}\n")
+        started = time.perf_counter()
+        hits = svc.search(f"新鲜事 {token}", limit=6)
+        elapsed = (time.perf_counter() - started) * 1000
+        if not any(token in h.snippet for h in hits):
+            raise SystemExit(f"appended line {token} was not found")
+        times.append(elapsed)
+    return round(statistics.median(times), 1)
+
+
+def disk_mb(root: MemoryRoot) -> float:
+    index = root.index_dir
+    return round(sum(p.stat().st_size for p in index.glob("search.sqlite*")) / 1e6, 1)
+
+
+def run_measure(folder: Path, mode: str, args: argparse.Namespace) -> dict[str, Any]:
+    root = MemoryRoot.at(folder)
+    provider = None
+    if mode == "hybrid":
+        from memory.search.embeddings.local import LocalProvider
+
+        provider = LocalProvider()
+        provider.embed_query("预热")
+    settings = SearchSettings(provider="local" if mode == "hybrid" else "none")
+    queries = [q for _, q in FACTS] * (args.queries // len(FACTS) + 1)
+    out: dict[str, Any] = {}
+    started = time.perf_counter()
+    svc = MemorySearch(root, settings, provider=provider)
+    svc.search(queries[0], limit=6)
+    out["reopen_first_ms"] = round((time.perf_counter() - started) * 1000, 1)
+    p50, p95 = p50_p95(timed(svc, queries[: args.queries]))
+    out.update(p50_back_to_back_ms=p50, p95_back_to_back_ms=p95)
+    p50, p95 = p50_p95(timed(svc, queries[1 : args.spaced + 1], args.gap))
+    out.update(p50_spaced_ms=p50, p95_spaced_ms=p95)
+    out["append_ms"] = append_latency(svc, root, args.appends, args.gap)
+    svc.close()
+    out["peak_rss_mb"] = rss_mb()
+    out["disk_mb"] = disk_mb(root)
     return out
 
 
-def ivf_recall(size: int = 100_000, queries: int = 200) -> dict[str, float]:
-    gen = np.random.default_rng(7)
-    centres = gen.normal(size=(2000, 384)).astype(np.float32)
-    data = centres[gen.integers(0, 2000, size)] + gen.normal(0, 0.6, (size, 384)).astype(np.float32)
-    data /= np.linalg.norm(data, axis=1, keepdims=True)
-    flat = VectorIndex(384)
-    flat.add(list(range(size)), data)
-    ivf = VectorIndex(384, ivf_threshold=1)
-    ivf.add(list(range(size)), data)
-    started = time.perf_counter()
-    ivf.optimise()
-    train_s = time.perf_counter() - started
-    qs = data[gen.integers(0, size, queries)] + gen.normal(0, 0.1, (queries, 384)).astype(
-        np.float32
-    )
-    hits, flat_t, ivf_t = 0, [], []
-    for q in qs:
-        t = time.perf_counter()
-        exact = {i for i, _ in flat.search(q, 10)}
-        flat_t.append(time.perf_counter() - t)
-        t = time.perf_counter()
-        approx = {i for i, _ in ivf.search(q, 10)}
-        ivf_t.append(time.perf_counter() - t)
-        hits += len(exact & approx)
+def run_cold(folder: Path, tries: int) -> float:
+    query = FACTS[0][1]
+    command = [sys.executable, "-m", "memory", "search", query, "--workspace", str(folder)]
+    times = []
+    for _ in range(tries):
+        started = time.perf_counter()
+        subprocess.run([*command, "--provider", "local", "--json"], check=True, capture_output=True)
+        times.append(time.perf_counter() - started)
+    return round(statistics.median(times), 2)
+
+
+def run_pool_build(folder: Path, chats: int, chunks: int, codec: str) -> dict[str, Any]:
+    """Build ``chats`` roots of ``chunks`` chunks each, with their caches filled."""
+    rng = random.Random(chats)
+    base = real_passages()
+    for n in range(chats):
+        root = MemoryRoot.at(folder / f"chat{n}")
+        build_root(root.path, chunks, rng)
+        svc = MemorySearch(root, SearchSettings(provider="none"))
+        svc.sync()
+        svc.close()
+        prefill_vectors(root, base, codec, rng)
+    return {"built": chats}
+
+
+def run_pool_queries(folder: Path, chats: int, rounds: int) -> dict[str, Any]:
+    from bot.config import BotConfig
+    from bot.search_pool import SearchPool
+
+    config = BotConfig(agent_workspace=str(folder), embedding_provider="local")
+    pool = SearchPool(config)
+    times = []
+    for r in range(rounds):
+        for n in range(chats):
+            root = MemoryRoot.at(folder / f"chat{n}")
+            query = FACTS[(n + r) % len(FACTS)][1]
+            started = time.perf_counter()
+            pool.search(root, query, limit=6)
+            times.append((time.perf_counter() - started) * 1000)
+    p50, p95 = p50_p95(times)
+    open_now = pool.open_count()
+    pool.close()
     return {
-        "vectors": size,
-        "ivf_recall@10_vs_flat": round(hits / (10 * queries), 4),
-        "flat_p50_ms": round(statistics.median(flat_t) * 1000, 2),
-        "ivf_p50_ms": round(statistics.median(ivf_t) * 1000, 2),
-        "ivf_train_s": round(train_s, 1),
+        "chats": chats,
+        "p50_ms": p50,
+        "p95_ms": p95,
+        "open_at_end": open_now,
+        "peak_rss_mb": rss_mb(),
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sizes", default="1000,10000,100000")
-    parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.one:
-        print(json.dumps(run_size(args.one, args.queries)))
-        return
-    print(json.dumps({"embedding_throughput": embedding_throughput()}), flush=True)
-    for size in (int(s) for s in args.sizes.split(",")):
-        out = subprocess.run(
-            [sys.executable, __file__, "--one", str(size), "--queries", str(args.queries)],
-            check=True,
-            capture_output=True,
-            text=True,
+def run_recall(passages: int) -> dict[str, Any]:
+    import faiss
+
+    from memory.search.embeddings.local import LocalProvider
+    from memory.search.vector_index import Codec, VectorIndex
+
+    rng = random.Random(7)
+    texts: list[str] = []
+    for n in range(passages // 20 + 1):
+        lines = note_lines(n, rng)
+        texts.extend("\n".join(lines[i : i + 2]) for i in range(0, 40, 2))
+    texts = texts[:passages]
+    provider = LocalProvider()
+    started = time.perf_counter()
+    data = provider.embed_passages(texts)
+    per_s = len(texts) / (time.perf_counter() - started)
+    questions = np.vstack([provider.embed_query(q) for _, q in FACTS])
+    flat = faiss.IndexFlatIP(data.shape[1])
+    flat.add(data)
+    _, exact = flat.search(questions, 10)
+    out: dict[str, Any] = {
+        "passages": len(texts),
+        "queries": len(questions),
+        "embed_per_s": round(per_s, 1),
+    }
+    # 8-bit codes need a range per dimension: taken from a third of the passages, widened
+    calibration = data[: max(1, len(data) // 3)]
+    low, high = calibration.min(axis=0), calibration.max(axis=0)
+    margin = 0.1 * (high - low)
+    ranges = tuple(float(x) for x in np.concatenate([low - margin, high - low + 2 * margin]))
+    for name in ("float16", "sq8"):
+        index = VectorIndex(Codec(name, data.shape[1], ranges if name == "sq8" else ()))
+        index.add(list(range(len(data))), data)
+        found = [{i for i, _ in index.search(q, 10)} for q in questions]
+        out[f"{name}_recall@10"] = round(
+            float(np.mean([len(f & set(e)) / 10 for f, e in zip(found, exact, strict=True)])), 4
         )
-        print(out.stdout.strip(), flush=True)
-    print(json.dumps({"ivf": ivf_recall()}), flush=True)
+    return out
+
+
+def verdict(name: str, value: float) -> str:
+    op, target, unit = TARGETS[name]
+    ok = {"<": value < target, "<=": value <= target, ">=": value >= target}[op]
+    return f"{value:>10} {unit:3} target {op} {target:g} {unit:3} {'met' if ok else 'MISSED'}"
+
+
+def sub(*extra: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, __file__, *extra], check=True, capture_output=True, text=True
+    )
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--spaced", type=int, default=40, help="spaced queries per mode")
+    parser.add_argument("--gap", type=float, default=1.1, help="seconds between spaced queries")
+    parser.add_argument("--appends", type=int, default=10)
+    parser.add_argument("--cold-tries", type=int, default=5)
+    parser.add_argument("--chats", type=int, default=200)
+    parser.add_argument("--chat-chunks", type=int, default=500)
+    parser.add_argument("--pool-rounds", type=int, default=2)
+    parser.add_argument("--recall-passages", type=int, default=1500)
+    parser.add_argument("--codec", default="float16")
+    parser.add_argument("--work", help="folder for the roots (default: temporary)")
+    parser.add_argument("--step", help=argparse.SUPPRESS)
+    parser.add_argument("--folder", help=argparse.SUPPRESS)
+    parser.add_argument("--size", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.step:
+        folder = Path(args.folder or ".")
+        result = {
+            "build": lambda: run_build(args.size, folder, args.codec),
+            "keyword": lambda: run_measure(folder, "keyword", args),
+            "hybrid": lambda: run_measure(folder, "hybrid", args),
+            "pool-build": lambda: run_pool_build(folder, args.chats, args.chat_chunks, args.codec),
+            "pool": lambda: run_pool_queries(folder, args.chats, args.pool_rounds),
+            "recall": lambda: run_recall(args.recall_passages),
+        }[args.step]()
+        print(json.dumps(result))
+        return
+    figures: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-search-", dir=args.work) as tmp:
+        for size in (int(s) for s in args.sizes.split(",")):
+            folder = Path(tmp) / f"root{size}"
+            common = ["--folder", str(folder), "--size", str(size), "--codec", args.codec]
+            timing = [
+                "--queries",
+                str(args.queries),
+                "--spaced",
+                str(args.spaced),
+                "--gap",
+                str(args.gap),
+                "--appends",
+                str(args.appends),
+            ]
+            built = sub("--step", "build", *common)
+            keyword = sub("--step", "keyword", *common, *timing)
+            hybrid = sub("--step", "hybrid", *common, *timing)
+            cold = run_cold(folder, args.cold_tries)
+            figures[str(size)] = {
+                "build": built,
+                "keyword": keyword,
+                "hybrid": hybrid,
+                "cold_cli_s": cold,
+            }
+            print(f"\n== {built['chunks']} chunks (keyword build {built['keyword_build_s']} s)")
+            for label, name, value in (
+                ("keyword p50, back-to-back", "keyword_p50_ms", keyword["p50_back_to_back_ms"]),
+                ("keyword p50, spaced", "keyword_p50_ms", keyword["p50_spaced_ms"]),
+                ("keyword p95, back-to-back", "keyword_p95_ms", keyword["p95_back_to_back_ms"]),
+                ("keyword p95, spaced", "keyword_p95_ms", keyword["p95_spaced_ms"]),
+                ("hybrid p50, back-to-back", "hybrid_p50_ms", hybrid["p50_back_to_back_ms"]),
+                ("hybrid p50, spaced", "hybrid_p50_ms", hybrid["p50_spaced_ms"]),
+                ("hybrid p95, back-to-back", "hybrid_p95_ms", hybrid["p95_back_to_back_ms"]),
+                ("hybrid p95, spaced", "hybrid_p95_ms", hybrid["p95_spaced_ms"]),
+                ("appended line found, keyword", "append_keyword_ms", keyword["append_ms"]),
+                ("appended line found, hybrid", "append_hybrid_ms", hybrid["append_ms"]),
+                ("peak RSS, hybrid process", "hybrid_peak_rss_mb", hybrid["peak_rss_mb"]),
+                ("index on disk, hybrid", "index_disk_mb", hybrid["disk_mb"]),
+                (
+                    "reopened index, first hybrid",
+                    "reopen_first_hybrid_ms",
+                    hybrid["reopen_first_ms"],
+                ),
+                ("cold python -m memory search", "cold_cli_s", cold),
+            ):
+                print(f"  {label:34} {verdict(name, value)}", flush=True)
+        if args.chats:
+            folder = Path(tmp) / "pool"
+            pool_args = [
+                "--folder",
+                str(folder),
+                "--chats",
+                str(args.chats),
+                "--chat-chunks",
+                str(args.chat_chunks),
+                "--codec",
+                args.codec,
+            ]
+            sub("--step", "pool-build", *pool_args)
+            pool = sub("--step", "pool", *pool_args, "--pool-rounds", str(args.pool_rounds))
+            figures["pool"] = pool
+            shape = f"{args.chats} chats x {args.chat_chunks} chunks, {args.pool_rounds} rounds"
+            print(f"\n== search pool: {shape}")
+            print(f"  {'peak RSS':34} {verdict('pool_peak_rss_mb', pool['peak_rss_mb'])}")
+            latency = f"{pool['p50_ms']} / {pool['p95_ms']} ms"
+            print(f"  {'query p50 / p95, reopens included':34} {latency}")
+            print(f"  {'indexes open at the end':34} {pool['open_at_end']}")
+    if args.recall_passages:
+        recall = sub("--step", "recall", "--recall-passages", str(args.recall_passages))
+        figures["recall"] = recall
+        shape = f"{recall['passages']} real passages, {recall['queries']} real questions"
+        print(f"\n== FAISS codecs against flat float32 ({shape})")
+        print(f"  {'model throughput':34} {recall['embed_per_s']} passages/s")
+        for key, value in recall.items():
+            if key.endswith("recall@10"):
+                print(f"  {key:34} {verdict('recall@10', value)}")
+    print(json.dumps(figures), flush=True)
 
 
 if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
     main()

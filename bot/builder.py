@@ -58,6 +58,7 @@ def build_bot(
     model = build_model(config)
     agent = ChatAgent(model, max_steps=config.agent_max_steps) if model else None
     scopes = ScopeDirectory(workspace)
+    scopes.recover_all()  # finish what a crashed dream, forget or flush left
     plugins = PluginManager(config.plugin_dir())
     conversations = Conversations(config, scopes, plugins.emit)
     dreams = DreamWorker(

@@ -32,7 +32,10 @@ from pydantic import (
 )
 
 from bot.errors import ConfigError
+from memory.config_file import parse_json_object
 from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
+from memory.errors import UsageError
+from memory.redact import Redaction
 
 ENV_PREFIX = "COW_"
 
@@ -113,6 +116,8 @@ class BotConfig(BaseModel):
     group_at_off: StrictBool = False
     # permissions
     admin_users: list[str] = Field(default_factory=list)
+    # privacy: secrets, cards and identity numbers are always redacted; phone numbers too
+    redact_phone_numbers: StrictBool = False
     # logging
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
@@ -120,6 +125,15 @@ class BotConfig(BaseModel):
     @classmethod
     def _machine_zone_when_unset(cls, value: Any) -> Any:
         return machine_timezone() if value is None or value == "" else value
+
+    @field_validator("agent_workspace")
+    @classmethod
+    def _not_empty(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError(
+                "must not be empty (it would be the current folder); leave it out for ~/cow"
+            )
+        return value
 
     @field_validator("timezone")
     @classmethod
@@ -175,6 +189,10 @@ class BotConfig(BaseModel):
         return bool(self.model) and (
             self.open_ai_api_key is not None or self.open_ai_api_base is not None
         )
+
+    @property
+    def redaction(self) -> Redaction:
+        return Redaction(phone_numbers=self.redact_phone_numbers)
 
     def plugin_dir(self) -> Path:
         if self.plugin_config_dir:
@@ -237,23 +255,26 @@ def env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
 def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> BotConfig:
     """Read and validate ``path`` (or the embedded defaults), then apply ``COW_*`` overrides.
 
-    Raises :class:`ConfigError` with one line naming the file and the key.
+    Raises :class:`ConfigError` with one line naming the file (or the variable) and the key.
     """
     data: dict[str, Any] = {}
     source = "defaults"
     if path is not None:
         source = str(path)
         try:
-            loaded = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = parse_json_object(Path(path).read_bytes(), source)
         except FileNotFoundError:
             raise ConfigError(f"{source}: no such config file") from None
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{source}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"{source}: the top level must be a JSON object")
-        data = loaded
-    data.update(env_overrides(os.environ if environ is None else environ))
+        except OSError as exc:
+            raise ConfigError(f"{source}: cannot be read ({exc.strerror})") from None
+        except UsageError as exc:
+            raise ConfigError(str(exc)) from None
+    env = env_overrides(os.environ if environ is None else environ)
+    data.update(env)
     try:
         return BotConfig(**data)
     except ValidationError as exc:
+        key = next(iter(exc.errors()[0]["loc"]), None)
+        if key in env:  # blame the variable, not the file that did not set it
+            source = f"environment variable {ENV_PREFIX}{str(key).upper()}"
         raise ConfigError(_describe(exc, source)) from None

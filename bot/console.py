@@ -8,10 +8,11 @@ from datetime import date
 from typing import Any
 
 from bot.services import BotServices
-from memory.errors import UsageError
+from memory.errors import PathOutsideRoot, UsageError
 from memory.memory_file import read_archive, read_memory
 from memory.paths import MemoryRoot
 from memory.provenance import SourceRef
+from memory.recovery import ensure_recovered
 from memory.search.tools import readable_path
 from memory.session_log import display_line, is_session_path
 from plugins.status_text import dreaming_info, memory_counts
@@ -57,6 +58,7 @@ class ConsoleView:
     def __init__(self, services: BotServices, root: MemoryRoot) -> None:
         self.services = services
         self.root = root
+        ensure_recovered(root)
 
     def memory_items(self) -> list[dict[str, Any]]:
         return [
@@ -72,7 +74,7 @@ class ConsoleView:
         path = self.root.resolve(readable_path(self.root, parsed.path))
         if not path.is_file():
             raise UsageError(f"no such file: {parsed.path}")
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         if is_session_path(parsed.path):  # a turn as said, not its JSON
             lines = [display_line(line) for line in lines]
         end = min(parsed.end, parsed.start + MAX_SOURCE_LINES - 1)
@@ -92,7 +94,9 @@ class ConsoleView:
         path = self.root.daily_note(_day(day))
         if not path.is_file():
             raise UsageError(f"no daily note for {day}")
-        return path.read_text(encoding="utf-8")
+        if not self.root.contains(path):
+            raise PathOutsideRoot(f"the note of {day} leads outside the memory root")
+        return path.read_text(encoding="utf-8", errors="replace")
 
     def archive(self) -> list[dict[str, Any]]:
         return [
@@ -111,8 +115,9 @@ class ConsoleView:
             return []
         entries = []
         for path in sorted(folder.glob("*.md"), reverse=True):
-            if _DATE.match(path.stem):
-                entries.append({"date": path.stem, "text": path.read_text(encoding="utf-8")})
+            if _DATE.match(path.stem) and path.is_file() and self.root.contains(path):
+                text = path.read_text(encoding="utf-8", errors="replace")
+                entries.append({"date": path.stem, "text": text})
         return entries
 
     def dreaming(self) -> dict[str, Any]:

@@ -42,7 +42,8 @@ class Conversations:
         with self._guard:
             session = self._sessions.get(scope.key)
             if session is None:
-                session = Session.load(self.scopes.session_path(scope), scope.key)
+                path = self.scopes.session_path(scope)
+                session = Session.load(path, scope.key, self.config.redaction)
                 self._sessions[scope.key] = session
             return session
 
@@ -58,7 +59,7 @@ class Conversations:
         (redacted); its log line, or None when the log could not be written (that is
         reported, and the chat goes on)."""
         session.append(turn)
-        line = session_log.encode(when, turn.role, turn.content, turn.name)
+        line = session_log.encode(when, turn.role, turn.content, turn.name, session.redaction)
         try:
             return session_log.append(root, when, [line]).ref
         except (MemoryEngineError, OSError) as exc:

@@ -112,7 +112,8 @@ class Bot:
             self.conversations.say(
                 session, root, ChatTurn.make("assistant", reply, answered), answered
             )
-            session.save()
+            if not session.save():
+                reply += f"\n(This conversation's memory could not be saved: {session.save_error}.)"
         return self._deliver(ctx, reply)
 
     def _deliver(self, ctx: ChatContext, reply: str) -> list[str]:

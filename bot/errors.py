@@ -2,7 +2,9 @@
 
     BotError                     base of every failure the bot reports on purpose
     ├── ConfigError              config.json or an environment override is invalid
-    └── PluginError              a plugin failed to load or to handle an event
+    ├── PluginError              a plugin failed to load or to handle an event
+    ├── ScopeConflict            two chats would share one memory folder
+    └── WorkspaceBusy            another bot already runs on this workspace
 
     StopPropagation              control flow, not a failure: a plugin handled the event
 
@@ -21,6 +23,14 @@ class ConfigError(BotError):
 
 class PluginError(BotError):
     """A plugin could not be loaded or configured."""
+
+
+class ScopeConflict(BotError):
+    """A chat's memory folder already belongs to another chat; nothing is shared."""
+
+
+class WorkspaceBusy(BotError):
+    """Another bot process holds the workspace lock."""
 
 
 class StopPropagation(Exception):

@@ -4,7 +4,9 @@ The ``schedule`` package wakes a checker every ``poll_seconds``; the checker com
 configured clock with today's due time (``nightly_time`` plus a per-start random spread of
 up to ``nightly_spread_minutes``, as CowAgent spreads its daily flush), so time zones and
 test clocks work the same way. The date of the last run is kept on disk: a bot started
-after a missed night runs the job at once (a new workspace starts counting from now).
+after a missed night runs the job at once (a new workspace starts counting from now). A
+last run recorded in the future (a clock that ran fast and was put back) is distrusted:
+counting restarts from now, so the job never stops running.
 """
 
 from __future__ import annotations
@@ -73,10 +75,24 @@ class NightlyJob:
         today = now.astimezone(self.zone).date()
         return today if now >= self.due_on(today) else today - timedelta(days=1)
 
+    def _trusted_last(self, latest: date) -> date | None:
+        """The last run, unless it lies after the latest due night: then the clock was
+        fast when it was recorded (and has been put back), so it counts as tonight's."""
+        last = self.last_run()
+        if last is not None and last > latest:
+            log.warning(
+                "nightly: the last run (%s) is in the future; the clock was put back, so "
+                "counting restarts from %s",
+                last,
+                latest,
+            )
+            return latest
+        return last
+
     def next_run(self, now: datetime | None = None) -> datetime:
         now = now or self.clock()
         latest = self.latest_due(now)
-        last = self.last_run()
+        last = self._trusted_last(latest)
         if last is not None and last < latest:
             return now  # overdue: runs at the next check
         return self.due_on(latest + timedelta(days=1))
@@ -87,8 +103,8 @@ class NightlyJob:
         """Run the job if it is due (or overdue); True when it ran."""
         now = self.clock()
         latest = self.latest_due(now)
-        last = self.last_run()
-        if last is None:  # a new workspace: no night was missed yet
+        last = self._trusted_last(latest)
+        if last is None or last != self.last_run():  # new, or recorded by a fast clock
             self._record(latest)
             return False
         if last >= latest:

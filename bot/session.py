@@ -18,7 +18,8 @@ from typing import Any
 
 from bot.tokens import message_tokens
 from memory.atomic import atomic_write_text
-from memory.redact import redact
+from memory.redact import DEFAULT, Redaction, redact
+from memory.textfile import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +44,9 @@ class ChatTurn:
         return cls(role, content, when.isoformat(timespec="seconds") if when else None, name)
 
 
-def _stored(turn: ChatTurn) -> dict[str, Any]:
+def _stored(turn: ChatTurn, redaction: Redaction) -> dict[str, Any]:
     """A turn as saved to disk: secrets never reach the file."""
-    return {**asdict(turn), "content": redact(turn.content)}
+    return {**asdict(turn), "content": redact(clean_text(turn.content), redaction)}
 
 
 @dataclass
@@ -58,10 +59,12 @@ class Session:
     unflushed: int = 0
     backlog: list[ChatTurn] = field(default_factory=list)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    redaction: Redaction = DEFAULT
+    save_error: str | None = field(default=None, repr=False)  # why the last save failed
 
     @classmethod
-    def load(cls, path: Path, scope_key: str) -> Session:
-        session = cls(path, scope_key)
+    def load(cls, path: Path, scope_key: str, redaction: Redaction = DEFAULT) -> Session:
+        session = cls(path, scope_key, redaction=redaction)
         if not path.exists():
             return session
         try:
@@ -75,14 +78,24 @@ class Session:
             log.error("session file %s unreadable (%s); kept as %s", path, exc, broken.name)
         return session
 
-    def save(self) -> None:
+    def save(self) -> bool:
+        """Write the state; False (logged, and kept in ``save_error``) when the disk refuses:
+        the conversation goes on in memory and the next save tries again."""
         data: dict[str, Any] = {
             "scope": self.scope_key,
-            "window": [_stored(t) for t in self.window],
+            "window": [_stored(t, self.redaction) for t in self.window],
             "unflushed": self.unflushed,
-            "backlog": [_stored(t) for t in self.backlog],
+            "backlog": [_stored(t, self.redaction) for t in self.backlog],
         }
-        atomic_write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1))
+        try:
+            atomic_write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1))
+        except OSError as exc:
+            if self.save_error is None:
+                log.error("cannot save the conversation %s: %s", self.path, exc)
+            self.save_error = exc.strerror or str(exc)
+            return False
+        self.save_error = None
+        return True
 
     def append(self, turn: ChatTurn) -> None:
         self.window.append(turn)

@@ -7,12 +7,14 @@ finishes pending work (dreams report here) before it exits, so it works in scrip
 
 from __future__ import annotations
 
+import io
 import sys
 import threading
 from typing import TextIO
 
 from bot.messages import IncomingMessage, Scope
 from channels.base import BotHandler, Channel
+from memory.textfile import clean_text
 
 OWNER_SCOPE = Scope("terminal", "owner", False, "terminal")
 GREETING = "CowDream is listening. Type a message, /help for commands; Ctrl-D (end of input) quits."
@@ -30,6 +32,9 @@ class TerminalChannel(Channel):
     ) -> None:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        for stream in (self.stdin, self.stdout):  # bytes that are not text never stop the bot
+            if isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="replace")
         self.prompt = prompt
         # A person at a terminal is greeted; a script piping lines in gets replies only.
         self.greeting = _is_tty(self.stdin) if greeting is None else greeting
@@ -45,7 +50,7 @@ class TerminalChannel(Channel):
             line = self.stdin.readline()
             if not line:
                 return
-            text = line.strip()
+            text = clean_text(line).strip()
             if not text:
                 continue
             message = IncomingMessage(

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from memory.daily_notes import split_speaker
 from memory.redact import MASK
 from memory.segment import content_words, has_cjk
+from memory.speaker import split
 
 _ACK_WORDS = frozenset(
     """
@@ -103,9 +103,19 @@ _TRANSIENT = re.compile(
 )
 
 
-def is_transient(text: str) -> bool:
-    """Chatter, questions and "asked about ..." lines: left in the notes, not distilled."""
-    _, statement = split_speaker(text)
-    if MASK in statement:  # what was worth keeping here was a secret
+def is_noise(text: str) -> bool:
+    """A note line with nothing to judge: greetings, acknowledgements, small talk, tool
+    output, an assistant's turn, or a secret (what was worth keeping there was redacted).
+    The speaker prefix is read first (``用户说：你好呀`` is a greeting)."""
+    spoken = split(text)
+    statement = spoken.body
+    if MASK in statement or spoken.by_assistant:
         return True
-    return is_chatter(statement) or is_question(statement) or bool(_TRANSIENT.search(statement))
+    return is_chatter(statement)
+
+
+def is_transient(text: str) -> bool:
+    """Noise, questions and "asked about ..." lines: left in the notes, not distilled (the
+    rules used where no classifier judges; the extractive engine asks its classifier)."""
+    statement = split(text).body
+    return is_noise(text) or is_question(statement) or bool(_TRANSIENT.search(statement))

@@ -25,6 +25,8 @@ from memory.history import undo
 from memory.llm import ChatModel, OpenAIChatModel, settings_from
 from memory.log_setup import configure_logging
 from memory.paths import MemoryRoot
+from memory.recovery import ensure_recovered
+from memory.redact import Redaction
 from memory.status import collect_status, format_status
 from memory.transcript import read_jsonl
 from memory.wording import plural
@@ -162,6 +164,7 @@ def root_of(
         raise UsageError(f"the workspace is not a folder: {root.path}")
     if not root.path.is_dir() and (args.workspace or not create):
         raise UsageError(f"no memory root at {root.path} (give --workspace DIR)")
+    ensure_recovered(root)
     return root
 
 
@@ -220,6 +223,7 @@ def cmd_flush(args: argparse.Namespace) -> int:
         model=model_of(config),
         now=now,
         group=args.group,
+        redaction=Redaction(phone_numbers=bool(config.get("redact_phone_numbers"))),
     )
     where = str(result.path) if result.path else None
     data = {"path": where, "bullets": result.bullets, "engine": result.engine}

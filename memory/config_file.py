@@ -20,17 +20,47 @@ DEFAULT_FILE = Path("config.json")
 ENV_PREFIX = "COW_"
 
 
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise UsageError(f"duplicate config key {key!r} (each key may appear once)")
+        seen[key] = value
+    return seen
+
+
+def parse_json_object(raw: bytes, source: str) -> dict[str, Any]:
+    """A config file's bytes as a JSON object, strictly: UTF-8 (a byte order mark is
+    allowed), valid JSON, not absurdly nested, every key once. One-line errors that
+    start with ``source``."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{source}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"{source}: not valid JSON (invalid JSON at line {exc.lineno}: {exc.msg})"
+        ) from None
+    except RecursionError:
+        raise UsageError(f"{source}: JSON nested too deeply to be a config file") from None
+    except UsageError as exc:
+        raise UsageError(f"{source}: {exc}") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{source}: the top level must be a JSON object")
+    return data
+
+
 def read_config_file(path: Path) -> dict[str, Any]:
     """Read a JSON config file (CowAgent keys); a clear :class:`UsageError` if unusable."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError as exc:
         raise UsageError(f"config file not found: {path}") from exc
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise UsageError(f"config file {path} is not valid JSON: {exc}") from exc
-    if not isinstance(data, dict):
-        raise UsageError(f"config file {path} must hold a JSON object")
-    return data
+    except OSError as exc:
+        raise UsageError(f"config file {path} cannot be read: {exc.strerror}") from exc
+    return parse_json_object(raw, f"config file {path}")
 
 
 def env_values(environ: Mapping[str, str]) -> dict[str, Any]:

@@ -7,10 +7,13 @@
     ├── ModelError               the chat model failed or answered out of contract
     │   └── ContextOverflow      the conversation does not fit the model's context window
     ├── DreamRefused             a dream result that would lose items it cannot account for
-    └── Busy                     another process holds the root's lock
+    ├── Busy                     another process holds the root's lock
+    └── StorageError             the disk refused a write (full, read-only); nothing torn
 
 Each carries a one-line message fit to show a user; tracebacks go to the log.
 """
+
+from __future__ import annotations
 
 
 class MemoryEngineError(Exception):
@@ -43,3 +46,13 @@ class DreamRefused(MemoryEngineError):
 
 class Busy(MemoryEngineError):
     """Another process or thread holds this root's lock."""
+
+
+class StorageError(MemoryEngineError):
+    """A write failed at the operating system (disk full, read-only, no permission);
+    what was half written has been taken back."""
+
+    @classmethod
+    def of(cls, exc: OSError, what: str) -> StorageError:
+        reason = exc.strerror or type(exc).__name__
+        return cls(f"cannot write {what}: {reason}; nothing was changed")

@@ -22,7 +22,7 @@ from memory.daily_notes import append_section
 from memory.errors import ModelError
 from memory.llm import ChatModel
 from memory.paths import MemoryRoot
-from memory.redact import redact
+from memory.redact import DEFAULT, Redaction, redact
 from memory.segment import has_cjk
 from memory.transcript import Turn
 
@@ -57,7 +57,9 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_BULLET else text[: MAX_BULLET - 1] + "…"
 
 
-def rule_summary(turns: Sequence[Turn], *, group: bool) -> list[str]:
+def rule_summary(
+    turns: Sequence[Turn], *, group: bool, redaction: Redaction = DEFAULT
+) -> list[str]:
     """What the users stated, one bullet per message, chatter and questions dropped."""
     bullets: list[str] = []
     seen: set[str] = set()
@@ -65,7 +67,9 @@ def rule_summary(turns: Sequence[Turn], *, group: bool) -> list[str]:
         if turn.role != "user":
             continue
         kept = [
-            s for s in _sentences(redact(turn.content)) if not is_chatter(s) and not is_question(s)
+            s
+            for s in _sentences(redact(turn.content, redaction))
+            if not is_chatter(s) and not is_question(s)
         ]
         if not kept:
             continue
@@ -90,16 +94,18 @@ anything that was not said. {speaker_rule}Answer with a JSON object \
 keeping."""
 
 
-def _transcript_text(turns: Sequence[Turn]) -> str:
+def _transcript_text(turns: Sequence[Turn], redaction: Redaction) -> str:
     lines = []
     for turn in turns:
         if turn.role in ("user", "assistant"):
             who = turn.name or turn.role
-            lines.append(f"{who}: {redact(turn.content)}")
+            lines.append(f"{who}: {redact(turn.content, redaction)}")
     return "\n".join(lines)
 
 
-def model_summary(turns: Sequence[Turn], model: ChatModel, *, group: bool) -> list[str]:
+def model_summary(
+    turns: Sequence[Turn], model: ChatModel, *, group: bool, redaction: Redaction = DEFAULT
+) -> list[str]:
     """Bullets from the model; raises :class:`ModelError` when it breaks the contract."""
     speaker_rule = (
         "This is a group chat: start every bullet with the speaker's name and a colon. "
@@ -108,7 +114,7 @@ def model_summary(turns: Sequence[Turn], model: ChatModel, *, group: bool) -> li
     )
     messages = [
         {"role": "system", "content": _PROMPT.format(speaker_rule=speaker_rule)},
-        {"role": "user", "content": _transcript_text(turns)},
+        {"role": "user", "content": _transcript_text(turns, redaction)},
     ]
     raw = model.complete(messages, json_object=True)
     try:
@@ -118,7 +124,7 @@ def model_summary(turns: Sequence[Turn], model: ChatModel, *, group: bool) -> li
     bullets = data.get("bullets") if isinstance(data, dict) else None
     if not isinstance(bullets, list) or not all(isinstance(b, str) for b in bullets):
         raise ModelError('model summary lacks a "bullets" list of strings')
-    cleaned = [_clip(redact(b.strip().lstrip("-*• ").strip())) for b in bullets]
+    cleaned = [_clip(redact(b.strip().lstrip("-*• ").strip(), redaction)) for b in bullets]
     return [b for b in cleaned if b][:MAX_BULLETS]
 
 
@@ -130,20 +136,21 @@ def flush_turns(
     model: ChatModel | None,
     now: datetime,
     group: bool = False,
+    redaction: Redaction = DEFAULT,
 ) -> FlushResult:
     """Summarise ``turns`` into the ``reason``'s section of the daily note of ``now``."""
     engine: Literal["llm", "rules"] = "rules"
     bullets: list[str]
     if model is not None and any(t.role == "user" for t in turns):
         try:
-            bullets = model_summary(turns, model, group=group)
+            bullets = model_summary(turns, model, group=group, redaction=redaction)
             engine = "llm"
         except ModelError as exc:
             log.warning("summary by model failed (%s); using the rule-based summary", exc)
-            bullets = rule_summary(turns, group=group)
+            bullets = rule_summary(turns, group=group, redaction=redaction)
     else:
-        bullets = rule_summary(turns, group=group)
+        bullets = rule_summary(turns, group=group, redaction=redaction)
     if not bullets:
         return FlushResult(None, [], engine)
-    path = append_section(root, SECTION_FOR[reason], bullets, now=now)
+    path = append_section(root, SECTION_FOR[reason], bullets, now=now, redaction=redaction)
     return FlushResult(path, bullets, engine)

@@ -9,17 +9,21 @@ after the user confirms; the whole change is one atomic commit.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory import session_log
-from memory.dream.state import history_dir, root_lock
+from memory.atomic import file_lock
+from memory.daily_notes import note_lock, repair_note
+from memory.dream.state import SNAPSHOT_FILES, content_hash, history_dir, root_lock
 from memory.errors import UsageError
-from memory.paths import MemoryRoot
+from memory.paths import NOTE_NAME, MemoryRoot
 from memory.provenance import strip_comments
 from memory.textfile import read_optional
-from memory.transaction import Transaction
+from memory.transaction import Fault, Transaction
 from memory.wording import plural
 
 MIN_CHARS = 2
@@ -74,29 +78,82 @@ def plan_forget(root: MemoryRoot, text: str) -> ForgetPlan:
     return plan
 
 
-def apply_forget(root: MemoryRoot, plan: ForgetPlan) -> int:
-    """Remove the planned lines (re-checked under the lock); the number removed."""
-    with root_lock(root), session_log.writers_paused(root):
+def _lock_notes(
+    root: MemoryRoot, stack: contextlib.ExitStack[bool | None], held: set[str], files: list[str]
+) -> None:
+    """Take the append lock of every daily note in ``files`` not held yet (sorted, so two
+    forgets cannot deadlock; appenders hold one lock at a time), and cut back any append
+    a killed writer left."""
+    for relative in sorted(set(files) - held):
+        path = root.resolve(relative)
+        if NOTE_NAME.match(path.name) and _is_daily_note(root, path):
+            stack.enter_context(file_lock(note_lock(root, path)))
+            repair_note(root, path)
+        elif session_log.is_session_path(relative):
+            stack.enter_context(file_lock(session_log.lock_path(root, path)))
+        held.add(relative)
+
+
+def _rehash_snapshots(root: MemoryRoot, txn: Transaction, rewritten: dict[str, str]) -> None:
+    """Snapshots forget rewrote keep hashes that match, so undo can still verify them."""
+    history = root.relative(history_dir(root)) + "/"
+    folders = {r.rsplit("/", 1)[0] for r in rewritten if r.startswith(history)}
+    for folder in sorted(folders):
+        meta_path = root.resolve(f"{folder}/meta.json")
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(meta, dict) or not isinstance(meta.get("sha256"), dict):
+            continue  # an old snapshot without hashes, or not one at all
+        for name in SNAPSHOT_FILES:
+            relative = f"{folder}/{name}"
+            text = rewritten.get(relative)
+            if text is None:
+                text = read_optional(root.resolve(relative))
+            if text is not None:
+                meta["sha256"][name] = content_hash(text)
+        txn.write(root.relative(meta_path), json.dumps(meta, ensure_ascii=False, indent=2))
+
+
+def apply_forget(root: MemoryRoot, plan: ForgetPlan, *, fault: Fault | None = None) -> int:
+    """Remove the planned lines (re-checked under the locks); the number removed.
+
+    Daily notes are rewritten under the same per-note lock appends take, held through the
+    commit, so a line appended while forget runs is never lost."""
+    with root_lock(root), contextlib.ExitStack() as stack:
+        held: set[str] = set()
         fresh = plan_forget(root, plan.text)
+        while set(fresh.files) - held:
+            _lock_notes(root, stack, held, fresh.files)
+            fresh = plan_forget(root, plan.text)
         txn = Transaction(root)
         removed = 0
+        rewritten: dict[str, str] = {}
         for relative in fresh.files:
             path = root.resolve(relative)
             drop = {n for p, n, _ in fresh.matches if p == relative}
             if session_log.is_session_path(relative):  # tombstones keep the numbering
                 removed += len(drop)
-                txn.write(relative, session_log.forgotten_text(path, drop))
+                text, size = session_log.forgotten_text(path, drop)
+                lock = session_log.lock_path(root, path)
+                txn.write_appendable(relative, text, size=size, lock=lock)
                 continue
-            lines = path.read_text(encoding="utf-8").splitlines()
+            raw = path.read_bytes()
+            lines = raw.decode("utf-8").splitlines()
+            removed += len(drop)
             if _is_daily_note(root, path):
                 # Keep the numbering: items elsewhere cite these notes by line.
                 kept = [TOMBSTONE if n in drop else line for n, line in enumerate(lines, 1)]
+                text = "\n".join(kept) + ("\n" if kept else "")
+                txn.write_appendable(relative, text, size=len(raw), lock=note_lock(root, path))
             else:
                 kept = [line for n, line in enumerate(lines, start=1) if n not in drop]
-            removed += len(drop)
-            txn.write(relative, "\n".join(kept) + ("\n" if kept else ""))
+                rewritten[relative] = "\n".join(kept) + ("\n" if kept else "")
+                txn.write(relative, rewritten[relative])
+        _rehash_snapshots(root, txn, rewritten)
         if removed:
-            txn.commit()
+            txn.commit(fault)
             # The search index is derived and may hold the forgotten words (in its tables
             # and free pages): it goes, and the next search rebuilds it from the files.
             shutil.rmtree(root.index_dir, ignore_errors=True)

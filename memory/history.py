@@ -2,21 +2,35 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from memory import clock
-from memory.dream.state import load_state, root_lock, snapshots, state_path, state_text
+from memory.dream.state import (
+    load_state,
+    root_lock,
+    snapshots,
+    state_path,
+    state_text,
+    unverified,
+)
 from memory.errors import UsageError
 from memory.paths import MemoryRoot
 from memory.transaction import Transaction
+
+log = logging.getLogger(__name__)
 
 
 def undo(root: MemoryRoot, *, now: datetime | None = None) -> str:
     """Restore the newest snapshot in one atomic commit; a one-line description."""
     with root_lock(root):
         history = snapshots(root)
+        strays = unverified(root)
+        if strays:
+            log.warning("undo ignores history folders it cannot verify: %s", ", ".join(strays))
         if not history:
-            raise UsageError("nothing to undo: no dream has changed this memory yet")
+            left = f" ({len(strays)} unverifiable history folder(s) left alone)" if strays else ""
+            raise UsageError(f"nothing to undo: no dream has changed this memory yet{left}")
         last = history[-1]
         txn = Transaction(root)
         for name, target in (("MEMORY.md", root.memory_md), ("archive.md", root.archive)):

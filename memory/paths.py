@@ -59,12 +59,17 @@ class MemoryRoot:
         days = []
         for child in self.notes_dir.iterdir():
             match = NOTE_NAME.match(child.name)
-            if match and child.is_file():
+            if match and child.is_file() and self.contains(child):
                 try:
                     days.append(date(*map(int, match.groups())))
                 except ValueError:
                     continue
         return sorted(days)
+
+    def contains(self, path: Path) -> bool:
+        """True when ``path``, symlinks followed, is the root or inside it."""
+        resolved = path.resolve()
+        return resolved == self.path or self.path in resolved.parents
 
     def relative(self, path: Path) -> str:
         """``path`` relative to the root, with forward slashes."""

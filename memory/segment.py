@@ -6,16 +6,18 @@ jieba splits Chinese; ASCII words, identifiers and numbers are kept whole (``API
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import re
+import sys
 import threading
 from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
-import jieba
-
-jieba.setLogLevel(logging.WARNING)
 _init_lock = threading.Lock()
-_initialised = False
+_tokenizer: Any = None  # a jieba.Tokenizer, made on first use (jieba is imported lazily)
+_lazy: Any = None  # its LazyFrequencies, when the SQLite dictionary could be used
 
 # An ASCII "word": letters, digits and the joiners that occur inside identifiers.
 _ASCII_WORD = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_.\-:/@]*[A-Za-z0-9])?")
@@ -34,19 +36,62 @@ STOPWORDS: frozenset[str] = frozenset(
 )
 
 
-def _ensure_jieba() -> None:
-    global _initialised
-    if _initialised:
-        return
+def segmenter_id() -> str:
+    """Names the segmentation in force (jieba's code and dictionary, by size), without
+    importing jieba: an index records it, and a change rebuilds the index."""
+    spec = importlib.util.find_spec("jieba")
+    if spec is None or spec.origin is None:
+        return "no-jieba"
+    package = Path(spec.origin).parent
+    sizes = [(package / name).stat().st_size for name in ("__init__.py", "dict.txt")]
+    return "jieba-" + "-".join(str(size) for size in sizes)
+
+
+def _import_jieba() -> Any:
+    """``import jieba`` without ``pkg_resources``: jieba only uses it to open its own data
+    files and falls back to plain ``open`` without it, while importing it costs a CLI
+    process 0.1-0.3 s. Where something else already imported it, nothing changes."""
+    blocked = "pkg_resources" not in sys.modules
+    if blocked:
+        sys.modules["pkg_resources"] = None  # type: ignore[assignment]
+    try:
+        import jieba
+    finally:
+        if blocked:
+            del sys.modules["pkg_resources"]
+    return jieba
+
+
+def _ensure_jieba() -> Any:
+    """The tokenizer, ready: jieba's own dictionary read on demand from its SQLite copy
+    (:mod:`memory.jieba_dict`), or loaded whole where no cache folder can hold the copy."""
+    global _tokenizer, _lazy
+    if _tokenizer is not None:
+        return _tokenizer
     with _init_lock:
-        if not _initialised:
-            jieba.initialize()
-            _initialised = True
+        if _tokenizer is None:
+            jieba = _import_jieba()
+            from memory.jieba_dict import LazyFrequencies, dictionary_path
+
+            jieba.setLogLevel(logging.WARNING)
+            path = dictionary_path()
+            if path is None:
+                jieba.initialize()
+                _tokenizer = jieba.dt
+            else:
+                tokenizer = jieba.Tokenizer()
+                _lazy = LazyFrequencies(path)
+                tokenizer.FREQ, tokenizer.total = _lazy, _lazy.total
+                tokenizer.initialized = True
+                _tokenizer = tokenizer
+    return _tokenizer
 
 
 def _cjk_words(run: str, *, for_search: bool) -> list[str]:
-    _ensure_jieba()
-    words = jieba.lcut_for_search(run) if for_search else jieba.lcut(run)
+    tokenizer = _ensure_jieba()
+    if _lazy is not None:
+        _lazy.prefetch(run)
+    words = tokenizer.lcut_for_search(run) if for_search else tokenizer.lcut(run)
     return [w for w in words if w.strip()]
 
 

@@ -19,17 +19,17 @@ import json
 import logging
 import os
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import ExitStack
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from memory.atomic import file_lock
-from memory.errors import MemoryEngineError
+from memory.errors import StorageError
 from memory.paths import MemoryRoot
-from memory.redact import redact
+from memory.redact import DEFAULT, Redaction, redact
+from memory.textfile import clean_text
 
 FOLDER = "sessions"
 FORGOTTEN = "[forgotten]"
@@ -95,18 +95,26 @@ def log_dates(root: MemoryRoot) -> list[date]:
     return sorted(found)
 
 
-def _lock_path(root: MemoryRoot, name: str) -> Path:
-    return root.state_dir / "locks" / f"session-{name}.lock"
+def lock_path(root: MemoryRoot, path: Path) -> Path:
+    """The lock every writer of the log at ``path`` holds (``forget`` too)."""
+    return root.state_dir / "locks" / f"session-{path.name}.lock"
 
 
-def encode(when: datetime, role: str, content: str, name: str | None = None) -> str:
-    """One log line (without the newline): secrets redacted, very long content cut."""
-    text = redact(content)
+def encode(
+    when: datetime,
+    role: str,
+    content: str,
+    name: str | None = None,
+    redaction: Redaction = DEFAULT,
+) -> str:
+    """One log line (without the newline): secrets redacted (by ``redaction``'s policy),
+    text made storable, very long content cut."""
+    text = redact(clean_text(content), redaction)
     if len(text) > MAX_CONTENT_CHARS:
         text = f"{text[:MAX_CONTENT_CHARS]}… [{len(text) - MAX_CONTENT_CHARS} characters cut]"
     data: dict[str, Any] = {"time": when.isoformat(timespec="seconds"), "role": role}
     if name:
-        data["name"] = redact(name)
+        data["name"] = redact(clean_text(name), redaction)
     data["content"] = text
     return json.dumps(data, ensure_ascii=False)
 
@@ -167,7 +175,7 @@ def append(root: MemoryRoot, when: datetime, lines: Sequence[str]) -> Appended:
     """Append encoded ``lines`` (see :func:`encode`) to the log of ``when``'s date."""
     path = log_path(root, when.date())
     data = "".join(f"{line}\n" for line in lines).encode("utf-8")
-    with file_lock(_lock_path(root, path.name)):
+    with file_lock(lock_path(root, path)):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
         try:
@@ -183,7 +191,7 @@ def append(root: MemoryRoot, when: datetime, lines: Sequence[str]) -> Appended:
                     os.fsync(fd)
             except OSError as exc:
                 os.ftruncate(fd, size)
-                raise MemoryEngineError(f"cannot append to {path.name}: {exc.strerror}") from exc
+                raise StorageError.of(exc, f"{FOLDER}/{path.name}") from exc
             info = os.fstat(fd)
             _line_counts[str(path)] = (info.st_ino, info.st_size, first - 1 + len(lines))
         finally:
@@ -266,17 +274,10 @@ def matching_lines(root: MemoryRoot, needle: str) -> list[tuple[str, int, str]]:
     return out
 
 
-def forgotten_text(path: Path, lines: set[int]) -> str:
-    """The log at ``path`` with ``lines`` turned into tombstones (numbering kept)."""
-    raw = complete_lines(path.read_bytes())
+def forgotten_text(path: Path, lines: set[int]) -> tuple[str, int]:
+    """The log at ``path`` with ``lines`` turned into tombstones (numbering kept), and the
+    size it was read at (the caller holds :func:`lock_path`)."""
+    data = path.read_bytes()
+    raw = complete_lines(data)
     kept = [tombstone(line) if n in lines else line for n, line in enumerate(raw, start=1)]
-    return "".join(f"{line}\n" for line in kept)
-
-
-@contextlib.contextmanager
-def writers_paused(root: MemoryRoot) -> Iterator[None]:
-    """Hold every log's append lock (``forget`` rewrites logs while no turn can land)."""
-    with ExitStack() as stack:
-        for day in log_dates(root):
-            stack.enter_context(file_lock(_lock_path(root, log_path(root, day).name)))
-        yield
+    return "".join(f"{line}\n" for line in kept), len(data)

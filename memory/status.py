@@ -5,16 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from memory.daily_notes import parse_note
-from memory.dream.state import history_dir, load_state
+from memory.dream.state import load_state, snapshots
 from memory.memory_file import read_archive, read_memory
 from memory.paths import MemoryRoot
+from memory.recovery import ensure_recovered, last_recovery, pending
 
 
 def collect_status(root: MemoryRoot) -> dict[str, Any]:
+    ensure_recovered(root)
     doc = read_memory(root)
     state = load_state(root)
     notes = {day.isoformat(): len(parse_note(root, day)) for day in root.note_dates()}
-    history = history_dir(root)
     return {
         "root": str(root.path),
         "items": len(doc.items),
@@ -25,8 +26,9 @@ def collect_status(root: MemoryRoot) -> dict[str, Any]:
         "last_dream": state.get("last_run"),
         "last_success": {k: v for k, v in state.get("last_success", {}).items() if k != "hash"}
         or None,
-        "undo_available": history.is_dir() and any(history.iterdir()),
-        "pending_recovery": (root.state_dir / "commit").exists(),
+        "undo_available": bool(snapshots(root)),
+        "pending_recovery": pending(root),
+        "last_recovery": last_recovery(root),
     }
 
 
@@ -59,6 +61,9 @@ def format_status(status: dict[str, Any]) -> str:
         )
     else:
         lines.append("last dream: never")
+    recovery = status.get("last_recovery")
+    if recovery:
+        lines.append(f"recovered at {recovery['time']}: {'; '.join(recovery['actions'])}")
     if status.get("index"):
         lines.append(f"search index: {status['index']}")
     return "\n".join(lines)

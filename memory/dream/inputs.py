@@ -40,6 +40,7 @@ def gather(root: MemoryRoot, today: date, options: DreamOptions) -> DreamInputs:
         lines=lines,
         archived_refs=archived,
         max_items=options.max_items,
+        state_dir=root.state_dir,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import date
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from memory.daily_notes import NoteLine
@@ -35,6 +36,7 @@ class DreamInputs:
     lines: dict[str, list[str]]  # root-relative path -> the file's lines (for grounding)
     archived_refs: dict[str, str]  # "path#Ln" already in the archive -> reason
     max_items: int
+    state_dir: Path | None = None  # the root's memory/.dreams/ (caches), when on disk
 
     @property
     def prior(self) -> list[MemoryItem]:
@@ -64,6 +66,8 @@ class Proposal:
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (text, why)
     dropped: int = 0  # chatter left out
     merges: list[tuple[MemoryItem, int]] = field(default_factory=list)  # (item, lines folded)
+    rewrites: list[tuple[MemoryItem, MemoryItem]] = field(default_factory=list)  # (old, new)
+    corrected: int = 0  # model items the post-checks corrected or rejected
     model_diary: str = ""
 
 

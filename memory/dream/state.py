@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import logging
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +15,10 @@ from typing import Any
 
 from memory.atomic import atomic_write_text, file_lock
 from memory.paths import MemoryRoot
-from memory.transaction import Transaction, recover
+from memory.recovery import recover_locked, root_lock_path
+from memory.transaction import Transaction
+
+log = logging.getLogger(__name__)
 
 HISTORY_KEEP = 20
 ABSENT = "\x00absent\x00"  # history marker: the file did not exist
@@ -21,8 +27,8 @@ ABSENT = "\x00absent\x00"  # history marker: the file did not exist
 @contextlib.contextmanager
 def root_lock(root: MemoryRoot, *, blocking: bool = False) -> Iterator[None]:
     """One dream, undo or forget per root at a time; recovers a crashed commit first."""
-    with file_lock(root.state_dir / "root.lock", blocking=blocking):
-        recover(root)
+    with file_lock(root_lock_path(root), blocking=blocking):
+        recover_locked(root)
         yield
 
 
@@ -30,12 +36,35 @@ def state_path(root: MemoryRoot) -> Path:
     return root.state_dir / "state.json"
 
 
+_STATE_SHAPES = {"last_success": dict, "last_run": dict, "last_undo": dict}
+
+
 def load_state(root: MemoryRoot) -> dict[str, Any]:
+    """The dream state; what cannot be trusted (not JSON, a value of the wrong shape) is
+    ignored with one logged line, and the next dream writes it afresh."""
+    path = state_path(root)
     try:
-        data = json.loads(state_path(root).read_text(encoding="utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
         return {}
-    return data if isinstance(data, dict) else {}
+    except (OSError, ValueError) as exc:
+        data = exc
+    if not isinstance(data, dict):
+        log.warning("%s cannot be trusted (%s); ignored", path, _short(data))
+        return {}
+    for key, shape in _STATE_SHAPES.items():
+        if key in data and not isinstance(data[key], shape):
+            log.warning("%s: %s %s cannot be trusted; ignored", path, key, _short(data[key]))
+            del data[key]
+    success = data.get("last_success")
+    if success is not None and not isinstance(success.get("hash"), str):
+        log.warning("%s: last_success without a hash; ignored", path)
+        del data["last_success"]
+    return data
+
+
+def _short(value: Any) -> str:
+    return repr(value)[:60]
 
 
 def state_text(state: dict[str, Any]) -> str:
@@ -53,6 +82,14 @@ def append_event(root: MemoryRoot, event: dict[str, Any]) -> None:
         handle.write(json.dumps(event, ensure_ascii=False) + "\n")
         handle.flush()
         os.fsync(handle.fileno())
+
+
+_SNAPSHOT = re.compile(r"^(?P<number>\d{6})-[0-9T+]{8,15}$")
+SNAPSHOT_FILES = ("MEMORY.md", "archive.md")
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -74,33 +111,62 @@ def history_dir(root: MemoryRoot) -> Path:
     return root.state_dir / "history"
 
 
-def snapshots(root: MemoryRoot) -> list[Snapshot]:
-    """Undo history, oldest first."""
-    folder = history_dir(root)
-    if not folder.is_dir():
-        return []
-    out = []
-    for child in sorted(p for p in folder.iterdir() if p.is_dir()):
+def _verified(folder: Path) -> Snapshot | None:
+    """The snapshot in ``folder`` if it is one this code wrote and nobody changed since:
+    a numbered name, a meta.json with its time, both files, and (for snapshots made since
+    hashes were kept) their SHA-256 as recorded."""
+    if not _SNAPSHOT.match(folder.name):
+        return None
+    try:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(meta, dict) or not isinstance(meta.get("time"), str):
+        return None
+    sums = meta.get("sha256")
+    if sums is not None and not isinstance(sums, dict):
+        return None
+    for name in SNAPSHOT_FILES:
         try:
-            meta = json.loads((child / "meta.json").read_text(encoding="utf-8"))
-        except (FileNotFoundError, json.JSONDecodeError):
-            continue
-        out.append(Snapshot(child, meta))
-    return out
+            content = (folder / name).read_text(encoding="utf-8")
+        except (OSError, ValueError):
+            return None
+        if sums is not None and sums.get(name) != content_hash(content):
+            return None
+    return Snapshot(folder, meta)
+
+
+def _history_folders(root: MemoryRoot) -> list[Path]:
+    folder = history_dir(root)
+    return sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+
+
+def snapshots(root: MemoryRoot) -> list[Snapshot]:
+    """The undo history that can be verified, oldest first (see :func:`unverified`)."""
+    return [s for s in map(_verified, _history_folders(root)) if s is not None]
+
+
+def unverified(root: MemoryRoot) -> list[str]:
+    """History folders that are no snapshot this code can trust (left alone)."""
+    return [p.name for p in _history_folders(root) if _verified(p) is None]
 
 
 def stage_snapshot(root: MemoryRoot, txn: Transaction, meta: dict[str, Any]) -> None:
     """Add to ``txn`` a snapshot of the current MEMORY.md and archive, pruning old ones."""
     existing = snapshots(root)
-    number = int(existing[-1].folder.name.split("-")[0]) + 1 if existing else 1
+    numbers = [m["number"] for p in _history_folders(root) if (m := _SNAPSHOT.match(p.name))]
+    number = int(max(numbers)) + 1 if numbers else 1
     name = f"{number:06d}-{meta['time'].replace(':', '').replace('-', '')[:15]}"
     base = root.relative(history_dir(root)) + "/" + name
+    sums = {}
     for source, stored in ((root.memory_md, "MEMORY.md"), (root.archive, "archive.md")):
         try:
             content = source.read_text(encoding="utf-8")
         except FileNotFoundError:
             content = ABSENT
         txn.write(f"{base}/{stored}", content)
+        sums[stored] = content_hash(content)
+    meta = {**meta, "sha256": sums}
     txn.write(f"{base}/meta.json", json.dumps(meta, ensure_ascii=False, indent=2))
     for old in existing[: max(0, len(existing) + 1 - HISTORY_KEEP)]:
         for child in old.folder.iterdir():

@@ -19,6 +19,7 @@ from typing import Any
 from memory.config_file import load_config
 from memory.errors import MemoryEngineError, UsageError
 from memory.paths import MemoryRoot
+from memory.recovery import ensure_recovered
 from memory.search.config import settings_from
 from memory.search.embeddings.registry import PROVIDERS
 from memory.search.service import Hit, MemorySearch
@@ -101,7 +102,9 @@ def _service(args: argparse.Namespace) -> MemorySearch:
     if not workspace.is_dir():
         raise UsageError(f"workspace is not a directory: {workspace}")
     settings = settings_from(config, os.environ, provider=args.provider)
-    return MemorySearch(MemoryRoot.at(workspace), settings)
+    root = MemoryRoot.at(workspace)
+    ensure_recovered(root)  # a crashed commit is finished before the index reads files
+    return MemorySearch(root, settings)
 
 
 def _progress(args: argparse.Namespace) -> Callable[[str], None] | None:

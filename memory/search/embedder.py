@@ -1,9 +1,12 @@
 """The vector side of the index: provider state, embedding in batches, the FAISS index.
 
-Unchanged texts are never embedded twice: vectors are cached in SQLite keyed by the
-provider's ``key`` (provider and model) and the chunk text's hash. Embedding runs inline
-(``embed_pending``) or in a background thread (``start_background``) while keyword search
-serves; each batch is committed to the cache and added to FAISS as soon as it is done.
+Unchanged texts are never embedded twice: vectors are cached in SQLite, as the codes the
+FAISS index holds (:class:`memory.search.vector_index.Codec`), keyed by the provider's
+``key`` (provider and model) and the chunk text's hash. Opening copies the cached codes of
+the current chunks into FAISS in batches (no decoding); an update looks up only the hashes
+of the chunks it added. Embedding runs inline (``embed_pending``) or in a background thread
+(``start_background``) while keyword search serves; each batch is committed to the cache and
+added to FAISS as soon as it is done.
 
 Failure semantics: under ``auto`` a failing provider degrades to keyword search (``status``
 ``degraded`` with the reason); an explicitly chosen provider that fails makes the vector
@@ -13,17 +16,18 @@ side ``unavailable`` and search reports that instead of silently degrading.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from memory.search.embeddings.base import EmbeddingError, EmbeddingProvider
 from memory.search.embeddings.registry import ProviderConfig, build, resolve
-from memory.search.store import Store
-from memory.search.vector_index import VectorIndex
+from memory.search.store import Store, StoredChunk
+from memory.search.vector_index import Codec, VectorIndex
 
 Progress = Callable[[str], None]
+DEFAULT_CODEC = "float16"
 
 
 class VectorSide:
@@ -34,19 +38,22 @@ class VectorSide:
         lock: threading.RLock,
         *,
         batch: int = 64,
-        ivf_threshold: int = 200_000,
+        provider: EmbeddingProvider | None = None,
+        codec: str = DEFAULT_CODEC,
     ) -> None:
         self.config = config
         self.store = store
         self.lock = lock
         self.batch = batch
-        self.ivf_threshold = ivf_threshold
+        self.codec_name = codec
+        self._shared = provider
         self.provider: EmbeddingProvider | None = None
         self.index: VectorIndex | None = None
+        self.model: int | None = None  # the provider's id in the embedding cache
         self.state = "off"  # off | ready | degraded | unavailable
         self.reason: str | None = None
         self.ids: set[int] = set()
-        self._pending: dict[int, tuple[str, str]] = {}
+        self._pending: dict[int, tuple[bytes, str]] = {}
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._started = False
@@ -56,7 +63,7 @@ class VectorSide:
         return self.config.provider != "auto"
 
     def start(self) -> None:
-        """Create the provider once; a failure sets the state instead of raising."""
+        """Create the provider once (or take the shared one); a failure sets the state."""
         if self._started:
             return
         self._started = True
@@ -65,14 +72,14 @@ class VectorSide:
             self.state, self.reason = "off", "keyword only (provider none)"
             return
         try:
-            self.provider = build(name, self.config)
+            self.provider = self._shared if self._shared is not None else build(name, self.config)
         except EmbeddingError as exc:
             self.fail(str(exc))
             return
         self.state = "ready"
 
     def fail(self, reason: str) -> None:
-        self.provider, self.index = None, None
+        self.provider, self.index, self.model = None, None, None
         self.ids.clear()
         self._pending.clear()
         self.state = "unavailable" if self.explicit else "degraded"
@@ -82,53 +89,74 @@ class VectorSide:
     def model_key(self) -> str | None:
         return self.provider.key if self.provider else None
 
+    def _codec(self, dim: int) -> Codec:
+        return Codec(self.codec_name, dim)
+
+    def _register(self, dim: int) -> None:
+        """Know the provider's cache id and codec once its dimension is known."""
+        if self.provider is not None and self.model is None:
+            self.model = self.store.model_id(self.provider.key, dim, self.codec_name)
+            self.index = VectorIndex(self._codec(dim))
+
     def load(self) -> None:
-        """Build FAISS from the cache for every current chunk; queue the rest."""
+        """Fill FAISS from the cache for every current chunk; queue the rest."""
         if self.provider is None:
             return
-        cached = self.store.cached_vectors(self.provider.key)
-        ids, vectors = [], []
+        self.model, self.index = None, None
+        self.ids.clear()
         self._pending.clear()
-        for chunk_id, digest, text in self.store.chunk_hashes():
-            vector = cached.get(digest)
-            if vector is None:
-                self._pending[chunk_id] = (digest, text)
-            else:
-                ids.append(chunk_id)
-                vectors.append(vector)
-        self.ids = set(ids)
-        self.index = None
-        if vectors:
-            self._ensure_index(len(vectors[0]))
+        known = self.store.model_of(self.provider.key)
+        if known is not None and known[2] == self.codec_name:
+            self._register(known[1])
+        legacy = self.store.legacy_vectors(self.provider.key)
+        if legacy:
+            self._carry_over(legacy)
+        if self.model is not None and self.index is not None:
+            for rows in self.store.coded_chunks(self.model):
+                self._add_codes([int(i) for i, _ in rows], [bytes(c) for _, c in rows])
+            pending = self.store.uncoded_chunks(self.model)
+        else:
+            pending = [(c.id, c.text_hash, c.text) for c in self.store.chunks_after(0)]
+        self._pending = {i: (h, t) for i, h, t in pending}
+
+    def _carry_over(self, legacy: list[tuple[bytes, bytes]]) -> None:
+        """Convert float32 vectors kept from an older index layout to this codec."""
+        dim = len(legacy[0][1]) // 4
+        self._register(dim)
+        if self.index is not None and self.model is not None:
+            vectors = np.frombuffer(b"".join(v for _, v in legacy), np.float32).reshape(-1, dim)
+            codes = self.index.codec.encode(vectors)
+            rows = [(h, c.tobytes()) for (h, _), c in zip(legacy, codes, strict=True)]
+            self.store.put_codes(self.model, rows)
+        self.store.drop_legacy()
+
+    def _add_codes(self, ids: Sequence[int], codes: Sequence[bytes]) -> None:
+        if ids:
             assert self.index is not None
-            self.index.add(ids, np.vstack(vectors))
+            matrix = np.frombuffer(b"".join(codes), dtype=np.uint8).reshape(len(ids), -1)
+            self.index.add_codes(ids, matrix)
+            self.ids.update(ids)
 
-    def _ensure_index(self, dim: int) -> None:
-        if self.index is None:
-            self.index = VectorIndex(dim, ivf_threshold=self.ivf_threshold)
-
-    def apply(
-        self, added: list[int], removed: list[int], texts: dict[int, tuple[str, str]]
-    ) -> None:
-        """Follow a keyword-side sync: drop removed ids, use cached vectors, queue the rest."""
+    def apply(self, added: Sequence[StoredChunk], removed: Sequence[int]) -> None:
+        """Follow a keyword-side change: drop removed ids, use cached vectors for the added
+        chunks (looked up by their hashes only), queue the rest."""
         if self.provider is None:
             return
-        gone = [i for i in removed if i in self.ids]
-        if self.index is not None and gone:
-            self.index.remove(gone)
+        if self.index is not None and removed:
+            self.index.remove(removed)
         self.ids.difference_update(removed)
         for i in removed:
             self._pending.pop(i, None)
-        cached = self.store.cached_vectors(self.provider.key) if added else {}
-        ready = [(i, cached[texts[i][0]]) for i in added if texts[i][0] in cached]
-        if ready:
-            self._ensure_index(len(ready[0][1]))
-            assert self.index is not None
-            self.index.add([i for i, _ in ready], np.vstack([v for _, v in ready]))
-            self.ids.update(i for i, _ in ready)
-        for i in added:
-            if i not in self.ids:
-                self._pending[i] = texts[i]
+        cached = (
+            self.store.cached(self.model, [c.text_hash for c in added])
+            if (self.model is not None and added)
+            else {}
+        )
+        ready = [c for c in added if c.text_hash in cached]
+        self._add_codes([c.id for c in ready], [cached[c.text_hash] for c in ready])
+        for chunk in added:
+            if chunk.id not in self.ids:
+                self._pending[chunk.id] = (chunk.text_hash, chunk.text)
 
     @property
     def pending(self) -> int:
@@ -141,29 +169,39 @@ class VectorSide:
             with self.lock:
                 provider = self.provider
                 batch = list(self._pending.items())[: self.batch]
+                if provider is not None and batch and self.model is not None:
+                    # another process may have embedded some of these meanwhile
+                    cached = self.store.cached(self.model, [h for _, (h, _) in batch])
+                    hit = [(i, h) for i, (h, _) in batch if h in cached]
+                    self._add_codes([i for i, _ in hit], [cached[h] for _, h in hit])
+                    for i, _ in hit:
+                        self._pending.pop(i, None)
+                    batch = [(i, ht) for i, ht in batch if i in self._pending]
+                    if hit and not batch:
+                        continue
             if provider is None or not batch:
                 return done
-            hashes = {digest: text for _, (digest, text) in batch}
+            texts = {digest: text for _, (digest, text) in batch}
             try:
-                vectors = provider.embed_passages(list(hashes.values()))
+                vectors = provider.embed_passages(list(texts.values()))
             except EmbeddingError as exc:
                 with self.lock:
                     self.fail(str(exc))
                 return done
-            by_hash = dict(zip(hashes, vectors, strict=True))
             with self.lock:
                 if self.provider is not provider:
                     return done
-                self.store.put_vectors(provider.key, list(by_hash.items()))
+                self._register(int(vectors.shape[1]))
+                assert self.index is not None and self.model is not None
+                codes = self.index.codec.encode(vectors)
+                by_hash = {d: c.tobytes() for d, c in zip(texts, codes, strict=True)}
+                self.store.put_codes(self.model, list(by_hash.items()))
                 live = [(i, by_hash[d]) for i, (d, _) in batch if i in self._pending]
-                self._ensure_index(len(vectors[0]))
-                assert self.index is not None
-                self.index.add([i for i, _ in live], np.vstack([v for _, v in live]))
+                self._add_codes([i for i, _ in live], [c for _, c in live])
                 for i, _ in live:
                     self._pending.pop(i, None)
-                    self.ids.add(i)
                 remaining = len(self._pending)
-            done += len(hashes)
+            done += len(texts)
             if progress:
                 progress(f"embedded {done} chunks, {remaining} to go")
         return done
@@ -208,5 +246,5 @@ class VectorSide:
             "reason": self.reason,
             "vectors": len(self.ids),
             "pending": len(self._pending),
-            "approximate": bool(self.index and self.index.approximate),
+            "codec": self.index.codec.name if self.index else None,
         }

@@ -1,26 +1,36 @@
-"""Which files are indexed, and the incremental keyword side of ``sync``.
+"""Which files are indexed, and the incremental keyword side of a sync.
 
 Indexed: ``<root>/MEMORY.md`` and the markdown files under ``<root>/memory/`` except the
-dream diaries (``memory/dreams/``) and dot-folders, and the session logs
-``<root>/sessions/YYYY-MM-DD.jsonl``. Nothing else under the root (other chats' roots live
-in ``<root>/scopes/``). Files whose size and mtime are unchanged are
-skipped unread; only files whose content hash changed are re-chunked; files that
-disappeared leave the index.
+dream diaries (``memory/dreams/``), the phase reports (``memory/dreaming/``) and
+dot-folders, and the session logs ``<root>/sessions/YYYY-MM-DD.jsonl``. Nothing else under
+the root (other chats' roots live in ``<root>/scopes/``).
+
+:func:`sync_entries` brings the given files in line: a file whose size and mtime are
+unchanged is skipped unread, one whose content hash is unchanged only has its stat
+recorded, and a changed file is re-chunked and *diffed* against its chunks: a chunk whose
+text is unchanged keeps its id (and so its FTS row and its vector; only its line numbers
+follow), and only the chunks that really changed leave or enter the index. An append to
+today's note costs one or two chunks, not the file, let alone the archive. Which files
+to look at is :mod:`memory.search.freshness`'s decision.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable
+import stat
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory.paths import MemoryRoot
-from memory.search.chunker import ChunkerConfig, chunk_text
+from memory.search.chunker import Chunk, ChunkerConfig, chunk_text
 from memory.search.keyword_index import KeywordIndex
-from memory.search.store import Store
+from memory.search.store import FileRow, Store, StoredChunk, text_hash
+from memory.session_log import FOLDER as SESSIONS
 from memory.session_log import is_session_path
+
+SKIPPED_DIRS = ("memory/dreams", "memory/dreaming")
 
 
 def _inside(root: Path, path: Path) -> bool:
@@ -36,7 +46,10 @@ class FileEntry:
     mtime_ns: int
 
 
-def _scan(root: MemoryRoot, directory: Path, prefix: str, out: list[FileEntry]) -> None:
+def _scan(
+    root: MemoryRoot, directory: Path, prefix: str, out: list[FileEntry], dirs: dict[str, int]
+) -> None:
+    dirs[str(directory)] = os.stat(directory).st_mtime_ns
     with os.scandir(directory) as entries:
         for entry in entries:
             if entry.name.startswith("."):
@@ -45,31 +58,53 @@ def _scan(root: MemoryRoot, directory: Path, prefix: str, out: list[FileEntry]) 
             if entry.is_symlink() and not _inside(root.path, Path(entry.path)):
                 continue
             if entry.is_dir():
-                if relative != "memory/dreams":
-                    _scan(root, Path(entry.path), relative + "/", out)
+                if relative not in SKIPPED_DIRS:
+                    _scan(root, Path(entry.path), relative + "/", out, dirs)
             elif entry.name.endswith(".md") and entry.is_file():
-                stat = entry.stat()
-                out.append(FileEntry(relative, entry.path, stat.st_size, stat.st_mtime_ns))
-
-
-def scan(root: MemoryRoot) -> list[FileEntry]:
-    """The markdown files search may read, with size and mtime, sorted by path."""
-    found: list[FileEntry] = []
-    memory_md = root.memory_md
-    if memory_md.is_file() and (not memory_md.is_symlink() or _inside(root.path, memory_md)):
-        stat = memory_md.stat()
-        found.append(FileEntry("MEMORY.md", str(memory_md), stat.st_size, stat.st_mtime_ns))
-    if root.notes_dir.is_dir() and not root.notes_dir.is_symlink():
-        _scan(root, root.notes_dir, "memory/", found)
-    sessions = root.path / "sessions"
-    if sessions.is_dir() and not sessions.is_symlink():
-        for entry in os.scandir(sessions):
-            if is_session_path(f"sessions/{entry.name}") and entry.is_file(follow_symlinks=False):
                 info = entry.stat()
-                found.append(
-                    FileEntry(f"sessions/{entry.name}", entry.path, info.st_size, info.st_mtime_ns)
-                )
+                out.append(FileEntry(relative, entry.path, info.st_size, info.st_mtime_ns))
+
+
+def scan(root: MemoryRoot, dirs: dict[str, int] | None = None) -> list[FileEntry]:
+    """The markdown files search may read, with size and mtime, sorted by path; ``dirs``
+    (when given) receives the mtime of every folder read, the root's included."""
+    found: list[FileEntry] = []
+    seen_dirs: dict[str, int] = {}
+    seen_dirs[str(root.path)] = os.stat(root.path).st_mtime_ns
+    entry = stat_file(root, "MEMORY.md")
+    if entry is not None:
+        found.append(entry)
+    if root.notes_dir.is_dir() and not root.notes_dir.is_symlink():
+        _scan(root, root.notes_dir, "memory/", found, seen_dirs)
+    sessions = root.path / SESSIONS
+    if sessions.is_dir() and not sessions.is_symlink():
+        seen_dirs[str(sessions)] = os.stat(sessions).st_mtime_ns
+        with os.scandir(sessions) as entries:
+            for item in entries:
+                relative = f"{SESSIONS}/{item.name}"
+                if is_session_path(relative) and item.is_file(follow_symlinks=False):
+                    info = item.stat()
+                    found.append(FileEntry(relative, item.path, info.st_size, info.st_mtime_ns))
+    if dirs is not None:
+        dirs.update(seen_dirs)
     return sorted(found, key=lambda e: e.relative)
+
+
+def stat_file(root: MemoryRoot, relative: str) -> FileEntry | None:
+    """One indexable file's entry, or ``None`` when it is gone or no longer readable
+    (one ``lstat``; a second ``stat`` only for a symlink, which must stay inside the root)."""
+    path = root.path / relative
+    try:
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            if not _inside(root.path, path):
+                return None
+            info = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return FileEntry(relative, str(path), info.st_size, info.st_mtime_ns)
 
 
 def indexable_files(root: MemoryRoot) -> list[Path]:
@@ -79,51 +114,93 @@ def indexable_files(root: MemoryRoot) -> list[Path]:
 
 @dataclass
 class SyncChanges:
-    added: list[int] = field(default_factory=list)
+    added: list[StoredChunk] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
+    recorded: dict[str, FileRow] = field(default_factory=dict)  # files rows written
+    forgotten: list[str] = field(default_factory=list)  # files rows deleted
     files_changed: int = 0
     files_removed: int = 0
     files_unchanged: int = 0
 
+    @property
+    def wrote(self) -> bool:
+        return bool(self.recorded or self.forgotten)
 
-def sync_files(
-    root: MemoryRoot,
+
+def _rechunk(
+    store: Store, keywords: KeywordIndex, relative: str, text: str, chunker: ChunkerConfig
+) -> tuple[list[StoredChunk], list[int]]:
+    """Replace the chunks of one file, keeping the id of every chunk whose text is
+    unchanged; returns the chunks added and the ids removed."""
+    unmatched: dict[bytes, list[StoredChunk]] = {}
+    for old in store.file_chunks(relative):
+        unmatched.setdefault(old.text_hash, []).append(old)
+    fresh: list[Chunk] = []
+    for chunk in chunk_text(relative, text, chunker):
+        same = unmatched.get(text_hash(chunk.text))
+        if not same:
+            fresh.append(chunk)
+            continue
+        kept = same.pop(0)
+        if (kept.start_line, kept.end_line, kept.importance) != (
+            chunk.start_line,
+            chunk.end_line,
+            chunk.importance,
+        ):
+            store.move_chunk(kept.id, chunk)
+    gone = [c for chunks in unmatched.values() for c in chunks]
+    keywords.delete(gone)
+    store.delete_chunks([c.id for c in gone])
+    ids = store.add_chunks(fresh)
+    keywords.add(ids, [c.text for c in fresh])
+    added = [
+        StoredChunk(i, c.path, c.start_line, c.end_line, c.text, text_hash(c.text), c.importance)
+        for i, c in zip(ids, fresh, strict=True)
+    ]
+    return added, [c.id for c in gone]
+
+
+def sync_entries(
     store: Store,
     keywords: KeywordIndex,
     chunker: ChunkerConfig,
+    entries: Iterable[FileEntry],
+    gone: Iterable[str],
+    known: Mapping[str, FileRow],
     progress: Callable[[str], None] | None = None,
 ) -> SyncChanges:
-    """Bring files, chunks and the FTS table in line with the markdown; no commit."""
+    """Bring the given files (and the vanished ones) in line; no commit."""
     changes = SyncChanges()
-    known_hash = store.file_hashes()
-    known = store.file_stats()
-    seen: set[str] = set()
-    for entry in scan(root):
+    for entry in entries:
         relative = entry.relative
-        seen.add(relative)
-        if known.get(relative) == (entry.size, entry.mtime_ns):
+        row = known.get(relative)
+        if row is not None and (row.size, row.mtime) == (entry.size, entry.mtime_ns):
             changes.files_unchanged += 1
             continue
-        data = Path(entry.path).read_bytes()
+        try:
+            data = Path(entry.path).read_bytes()
+        except OSError:
+            continue  # gone between the stat and the read: the next scan sees it
         digest = hashlib.sha256(data).hexdigest()
-        if known_hash.get(relative) == digest:
-            store.put_file(relative, digest, entry.size, entry.mtime_ns)
+        changes.recorded[relative] = FileRow(digest, entry.size, entry.mtime_ns)
+        store.put_file(relative, digest, entry.size, entry.mtime_ns)
+        if row is not None and row.hash == digest:
             changes.files_unchanged += 1
             continue
-        removed = store.delete_file(relative)
-        keywords.delete(removed)
+        added, removed = _rechunk(
+            store, keywords, relative, data.decode("utf-8", errors="replace"), chunker
+        )
+        changes.added.extend(added)
         changes.removed.extend(removed)
-        chunks = chunk_text(relative, data.decode("utf-8", errors="replace"), chunker)
-        ids = store.add_chunks(chunks)
-        keywords.add(ids, [c.text for c in chunks])
-        store.put_file(relative, digest, entry.size, entry.mtime_ns)
-        changes.added.extend(ids)
         changes.files_changed += 1
         if progress:
-            progress(f"indexed {relative} ({len(chunks)} chunks)")
-    for relative in set(known_hash) - seen:
-        removed = store.delete_file(relative)
-        keywords.delete(removed)
-        changes.removed.extend(removed)
+            progress(f"indexed {relative} ({len(added)} new chunks)")
+    for relative in gone:
+        if relative not in known:
+            continue
+        removed_chunks = store.delete_file(relative)
+        keywords.delete(removed_chunks)
+        changes.removed.extend(c.id for c in removed_chunks)
+        changes.forgotten.append(relative)
         changes.files_removed += 1
     return changes

@@ -14,6 +14,7 @@ import re
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from memory.search.ranking import bm25_normalise, fts5_idf
 from memory.search.stemming import stem
@@ -28,9 +29,13 @@ def _common_char(term: str, idf: float) -> bool:
     return len(term) == 1 and _CJK_CHAR.match(term) is not None and idf < COMMON_CHAR_IDF
 
 
+# Contentless: the chunk text lives once, in ``chunks``; FTS keeps only its inverted index
+# and document sizes (what bm25 needs). Deleting a row therefore re-supplies its tokens,
+# which segmentation reproduces exactly (the index signature names the tokenizer, jieba's
+# version and its dictionary, so a change of any of them rebuilds the index instead).
 _FTS = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5("
-    "body, tokenize = \"unicode61 remove_diacritics 0 tokenchars '_.-:/@'\")"
+    "body, content = '', tokenize = \"unicode61 remove_diacritics 0 tokenchars '_.-:/@'\")"
 )
 _VOCAB = "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row')"
 
@@ -58,6 +63,25 @@ def query_terms(query: str) -> list[str]:
     return list(dict.fromkeys(stem(t) for t in chosen))
 
 
+def _varint(data: bytes) -> int:
+    """The SQLite varint at the start of ``data`` (big-endian, 7 bits a byte)."""
+    value = 0
+    for position, byte in enumerate(data[:9]):
+        if position == 8:
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            return value
+    return value
+
+
+class IndexedText(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class KeywordHit:
     chunk_id: int
@@ -79,14 +103,27 @@ class KeywordIndex:
             [(i, " ".join(index_tokens(t))) for i, t in zip(ids, texts, strict=True)],
         )
 
-    def delete(self, ids: Sequence[int]) -> None:
-        self.conn.executemany("DELETE FROM chunks_fts WHERE rowid = ?", [(i,) for i in ids])
+    def delete(self, chunks: Sequence[IndexedText]) -> None:
+        """Remove chunks from the index (their text gives the tokens to take out)."""
+        self.conn.executemany(
+            "INSERT INTO chunks_fts(chunks_fts, rowid, body) VALUES ('delete', ?, ?)",
+            [(c.id, " ".join(index_tokens(c.text))) for c in chunks],
+        )
 
     def clear(self) -> None:
-        self.conn.execute("DELETE FROM chunks_fts")
+        self.conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')")
+
+    def row_count(self) -> int:
+        """Rows in the FTS table, read from FTS5's own statistics record (the one ``bm25``
+        uses: a varint row count leads the "averages" block, id 1 of ``chunks_fts_data``),
+        so a query never counts the table."""
+        row = self.conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
+        if row is None or not row[0]:
+            return 0
+        return _varint(bytes(row[0]))
 
     def idfs(self, terms: Sequence[str]) -> dict[str, float]:
-        total = int(self.conn.execute("SELECT COUNT(*) FROM chunks_fts").fetchone()[0])
+        total = self.row_count()
         if not terms or total == 0:
             return {}
         marks = ",".join("?" * len(terms))

@@ -53,9 +53,14 @@ class Ranked:
     source: Literal["vector", "keyword", "hybrid"]
 
 
+def pin_names(query: str) -> set[str]:
+    """What a file's path, basename or stem must equal to be pinned by ``query``."""
+    return {query.strip().lower(), *tokens(query)}
+
+
 def pinned_paths(query: str, paths: Sequence[str]) -> set[str]:
     """Files whose path, basename or stem equals the query or one of its tokens."""
-    wanted = {query.strip().lower(), *tokens(query)}
+    wanted = pin_names(query)
     hits = set()
     for path in paths:
         name = path.rsplit("/", 1)[-1].lower()
@@ -84,7 +89,7 @@ def rank(
 ) -> list[Ranked]:
     keyword = {h.chunk_id: h.score for h in keyword_hits}
     vector = {i: cosine_to_score(c, *cosine_range) for i, c in vector_hits}
-    pins = pinned_paths(query, store.file_paths())
+    pins = pinned_paths(query, store.files_named(pin_names(query)))
     pinned_ids = {i for p in pins for i in store.chunks_of(p, limit)}
     rows = store.chunks(set(keyword) | set(vector) | pinned_ids)
     vectors_on = bool(vector_ids)

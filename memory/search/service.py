@@ -1,37 +1,55 @@
 """``MemorySearch``: the hybrid search service over one memory root.
 
-Cheap to construct; the SQLite index, the provider and FAISS open on first use. ``search``
-brings the index up to date first (rescanning the files at most every ``refresh_seconds``;
-keywords at once; vectors inline, or in the background
-when ``SearchSettings.background`` is set, while keyword search serves).
+Cheap to construct; the SQLite index, the provider and FAISS open on first use. Every
+``search`` first makes sure the index has the latest lines, at a cost that does not grow
+with the archive (:mod:`memory.search.freshness`: a few ``stat`` calls, and a re-chunk of
+only the files that changed); vectors follow inline, or in the background when
+``SearchSettings.background`` is set, while keyword search serves. Another process writing
+the same index (``python -m memory index`` beside the bot) is followed through SQLite's
+``data_version`` and the log of deleted chunks, never by re-reading everything.
+
+Faults: an unreadable index is set aside and rebuilt, with a warning; a search that finds
+the index locked by another writer answers from what is committed and says so; ``index``
+waits up to ``LOCK_WAIT_S`` for the other writer, then fails with one line.
 """
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from memory import clock
 from memory.atomic import file_lock
-from memory.errors import MemoryEngineError, UsageError
+from memory.errors import Busy, MemoryEngineError, StorageError, UsageError
 from memory.paths import MemoryRoot
 from memory.search import store as store_module
 from memory.search.chunker import ChunkerConfig
-from memory.search.embedder import VectorSide
+from memory.search.embedder import DEFAULT_CODEC, VectorSide
+from memory.search.embeddings.base import EmbeddingProvider
 from memory.search.embeddings.registry import PROVIDERS, ProviderConfig
-from memory.search.indexer import sync_files
+from memory.search.freshness import Freshness
+from memory.search.indexer import FileEntry, SyncChanges, sync_entries
 from memory.search.keyword_index import TOKENIZER_VERSION, KeywordIndex
 from memory.search.ranker import RankSettings, rank
-from memory.search.store import SCHEMA_VERSION, Store
+from memory.search.store import SCHEMA_VERSION, FileRow, Store
+from memory.search.vector_index import CODECS
+from memory.segment import segmenter_id
 
 Source = Literal["vector", "keyword", "hybrid"]
-
+_T = TypeVar("_T")
+log = logging.getLogger(__name__)
 
 DEPTH_MIN, DEPTH_PER_HIT = 100, 20  # candidates asked of each side per search
+MAX_LIMIT = 1000
+LOCK_WAIT_S = 30.0  # how long ``index`` waits for another process's write
+PRUNE_MIN, PRUNE_SHARE = 2000, 0.1  # removed chunks before unused cached vectors are dropped
 
 
 class SearchUnavailable(MemoryEngineError):
@@ -46,8 +64,8 @@ class SearchSettings:
     base_url: str | None = None
     background: bool = False
     batch_size: int = 64
-    ivf_threshold: int = 200_000
-    refresh_seconds: float = 1.0
+    full_scan_seconds: float = 60.0  # every file is stat-ed at most this often
+    vector_codec: str = DEFAULT_CODEC
     timezone: str | None = None  # recency counts days in this zone (None: the machine's)
     chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
     ranking: RankSettings = field(default_factory=RankSettings)
@@ -56,6 +74,8 @@ class SearchSettings:
         if self.provider not in PROVIDERS:
             names = ", ".join(PROVIDERS)
             raise UsageError(f"unknown embedding provider {self.provider!r}; choose one of {names}")
+        if self.vector_codec not in CODECS:
+            raise UsageError(f"unknown vector codec {self.vector_codec!r}; one of {CODECS}")
 
 
 @dataclass(frozen=True)
@@ -88,71 +108,219 @@ class IndexReport:
         return asdict(self)
 
 
+@dataclass
+class _Open:
+    """The open index and what this connection has seen of it."""
+
+    store: Store
+    keywords: KeywordIndex
+    vectors: VectorSide
+    files: dict[str, FileRow]
+    data_version: int = 0
+    generation: str | None = None
+    last_chunk: int = 0
+    removed_seq: int = 0
+    current: bool = False  # built with this signature (else the next sync rebuilds)
+    unused: int = 0  # chunks removed since the embedding cache was last pruned
+    reset: str | None = None
+
+
 class MemorySearch:
-    def __init__(self, root: MemoryRoot, settings: SearchSettings | None = None) -> None:
+    def __init__(
+        self,
+        root: MemoryRoot,
+        settings: SearchSettings | None = None,
+        *,
+        provider: EmbeddingProvider | None = None,
+    ) -> None:
+        """``provider``: an embedding provider shared with other services (the bot holds
+        one model for every chat); by default each service builds its own."""
         self.root = root
         self.settings = settings or SearchSettings()
+        self._provider = provider
         self._lock = threading.RLock()
-        self._store: Store | None = None
-        self._keywords: KeywordIndex | None = None
-        self._vectors: VectorSide | None = None
-        self._loaded = False
-        self._synced_at = -1e9
-
-    def _open(self) -> tuple[Store, KeywordIndex, VectorSide]:
-        if self._store is None or self._keywords is None or self._vectors is None:
-            conn = store_module.connect(self.root.index_dir / "search.sqlite")
-            self._store = Store(conn)
-            self._keywords = KeywordIndex(conn)
-            s = self.settings
-            config = ProviderConfig(s.provider, s.openai_model, s.api_key, s.base_url)
-            self._vectors = VectorSide(
-                config, self._store, self._lock, batch=s.batch_size, ivf_threshold=s.ivf_threshold
-            )
-        return self._store, self._keywords, self._vectors
-
-    def _signature(self) -> str:
+        self._state: _Open | None = None
+        self._freshness = Freshness(
+            root,
+            full_scan_seconds=self.settings.full_scan_seconds,
+            timezone=self.settings.timezone,
+        )
         c = self.settings.chunker
         chunks = f"{c.max_lines}-{c.dialogue_lines}-{c.max_chars}-{c.overlap}"
         chunks += "" if c.sessions else "-nosessions"
-        return f"{SCHEMA_VERSION}/{TOKENIZER_VERSION}/chunks-{chunks}"
+        self._signature = f"{SCHEMA_VERSION}/{TOKENIZER_VERSION}/{segmenter_id()}/chunks-{chunks}"
+        self.last_used = time.monotonic()
+
+    # opening
+
+    def _open(self) -> _Open:
+        if self._state is None:
+            opened = store_module.connect(self.root.index_dir / "search.sqlite")
+            if opened.reset:
+                log.warning("%s: %s", self.root.path, opened.reset)
+            store = Store(opened.conn)
+            s = self.settings
+            config = ProviderConfig(s.provider, s.openai_model, s.api_key, s.base_url)
+            vectors = VectorSide(
+                config,
+                store,
+                self._lock,
+                batch=s.batch_size,
+                provider=self._provider,
+                codec=s.vector_codec,
+            )
+            self._state = _Open(store, KeywordIndex(opened.conn), vectors, {}, reset=opened.reset)
+            self._freshness.reset()
+            self._load(self._state)
+        return self._state
+
+    def _load(self, state: _Open) -> None:
+        """Read what the index holds: file stats, vectors, the high-water marks."""
+        state.vectors.start()
+        state.files = state.store.files()
+        state.generation = state.store.get_meta("generation")
+        state.last_chunk = state.store.last_chunk_id()
+        state.removed_seq = state.store.removed_seq()
+        state.data_version = state.store.data_version()
+        state.current = state.store.get_meta("signature") == self._signature
+        if state.current:
+            state.vectors.load()
+
+    def _follow(self, state: _Open) -> None:
+        """Catch up with commits made by other connections since we last looked."""
+        version = state.store.data_version()
+        if version == state.data_version:
+            return
+        state.data_version = version
+        store = state.store
+        if store.get_meta("generation") != state.generation:
+            self._freshness.reset()
+            self._load(state)
+            return
+        state.files = store.files()
+        removed, last_seq, first_seq = store.removed_since(state.removed_seq)
+        if first_seq > state.removed_seq + 1:
+            state.vectors.load()  # the deletion log was pruned past us: reload
+        else:
+            state.vectors.apply(store.chunks_after(state.last_chunk), removed)
+        state.removed_seq = last_seq
+        state.last_chunk = store.last_chunk_id()
+
+    # writing
+
+    @contextmanager
+    def _writer(self, wait: float) -> Iterator[None]:
+        """The index's write lock, waited for up to ``wait`` seconds (0: not at all)."""
+        deadline = time.monotonic() + wait
+        told = False
+        while True:
+            try:
+                with file_lock(self.root.index_dir / ".lock", blocking=False):
+                    yield
+                return
+            except Busy:
+                if time.monotonic() >= deadline:
+                    raise Busy(
+                        "the search index is being written by another process; try again"
+                    ) from None
+                if not told and wait > 1.0:
+                    log.warning("%s: waiting for another indexing process", self.root.path)
+                    told = True
+                time.sleep(0.05)
+
+    def _apply(
+        self,
+        state: _Open,
+        entries: list[FileEntry],
+        gone: list[str],
+        progress: Callable[[str], None] | None = None,
+    ) -> SyncChanges:
+        """Sync the given files (the caller holds the write lock) and commit."""
+        store = state.store
+        self._follow(state)
+        changes = sync_entries(
+            store, state.keywords, self.settings.chunker, entries, gone, state.files, progress
+        )
+        if changes.wrote:
+            store.prune_removed()
+            state.unused += len(changes.removed)
+            if state.unused > max(PRUNE_MIN, PRUNE_SHARE * len(state.vectors.ids)):
+                store.prune_cache()
+                state.unused = 0
+            store.conn.commit()
+            state.files.update(changes.recorded)
+            for relative in changes.forgotten:
+                state.files.pop(relative, None)
+            state.vectors.apply(changes.added, changes.removed)
+            state.last_chunk = store.last_chunk_id()
+            state.removed_seq = store.removed_seq()
+        return changes
+
+    @contextmanager
+    def _locked_out(self) -> Iterator[None]:
+        """A database another program keeps locked past the wait: one clear error."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if self._state is not None:
+                self._state.store.conn.rollback()
+            raise Busy("the search index is locked by another process; try again") from exc
+
+    def _rebuild(self, state: _Open) -> None:
+        store = state.store
+        store.clear_chunks()
+        state.keywords.clear()
+        store.conn.execute("DELETE FROM removed_chunks")
+        store.set_meta("signature", self._signature)
+        store.set_meta("generation", str(time.time_ns()))
+        store.conn.commit()
+        self._freshness.reset()
+        self._load(state)
 
     def sync(
         self, progress: Callable[[str], None] | None = None, *, rebuild: bool = False
     ) -> IndexReport:
-        """Bring the index up to date with the markdown files (incremental)."""
-        with self._lock, file_lock(self.root.index_dir / ".lock"):
-            store, keywords, vectors = self._open()
-            vectors.start()
-            rebuilt = rebuild or store.get_meta("signature") != self._signature()
-            if rebuilt:
-                store.clear_chunks()
-                keywords.clear()
-                store.set_meta("signature", self._signature())
-                self._loaded = False
-            changes = sync_files(self.root, store, keywords, self.settings.chunker, progress)
-            if vectors.model_key and store.get_meta("vector_model") != vectors.model_key:
-                store.set_meta("vector_model", vectors.model_key)
-                rebuilt, self._loaded = True, False
-            store.conn.commit()
-            if not self._loaded:
-                vectors.load()
-                self._loaded = True
-            elif changes.added or changes.removed:
-                texts = {c.id: (c.text_hash, c.text) for c in store.chunks(changes.added).values()}
-                vectors.apply(changes.added, changes.removed, texts)
-        self._synced_at = time.monotonic()
-        if self.settings.background:
-            vectors.start_background(progress)
-        else:
-            vectors.embed_pending(progress)
-        status = vectors.status()
+        """Bring the index up to date with the markdown files: every file is stat-ed, only
+        changed files are read. Waits up to ``LOCK_WAIT_S`` for another writer."""
+        return self._recovering(lambda: self._sync(progress, rebuild))
+
+    def _recovering(self, action: Callable[[], _T]) -> _T:
+        """Run ``action``; if the database turns out to be damaged, set it aside, rebuild
+        from the files and run it once more."""
+        try:
+            return action()
+        except sqlite3.DatabaseError as exc:
+            text = str(exc)
+            if "locked" in text or "busy" in text or isinstance(exc, sqlite3.ProgrammingError):
+                raise
+            if "disk is full" in text:  # not damage: setting the index aside would lose it
+                raise StorageError(f"cannot write the search index: {text}") from exc
+            self.close()
+            store_module.set_aside(self.root.index_dir / "search.sqlite")
+            log.warning("%s: the search index was damaged (%s); rebuilt", self.root.path, text)
+        return action()
+
+    def _sync(self, progress: Callable[[str], None] | None, rebuild: bool) -> IndexReport:
+        with self._lock:
+            state = self._open()
+            with self._writer(LOCK_WAIT_S), self._locked_out(), state.store.patient(LOCK_WAIT_S):
+                self._follow(state)
+                rebuilt = rebuild or not state.current
+                if rebuilt:
+                    self._rebuild(state)
+                plan = self._freshness.plan(state.files, full=True)
+                changes = self._apply(state, plan.entries, plan.gone, progress)
+                self._freshness.settle(state.files)
+        self._embed(state, progress)
+        status = state.vectors.status()
         return IndexReport(
             changes.files_changed,
             changes.files_removed,
             changes.files_unchanged,
-            store.chunk_count(),
-            rebuilt,
+            state.keywords.row_count(),
+            rebuilt or state.reset is not None,
             status["vectors"],
             status["pending"],
             status["provider"],
@@ -160,17 +328,59 @@ class MemorySearch:
             status["reason"],
         )
 
+    def _embed(self, state: _Open, progress: Callable[[str], None] | None = None) -> None:
+        if self.settings.background:
+            state.vectors.start_background(progress)
+        else:
+            state.vectors.embed_pending(progress)
+
+    def _refresh(self, state: _Open) -> None:
+        """The per-search check: a few stats; a write only when a file really changed."""
+        self._follow(state)
+        if not state.current:
+            self.sync()
+            return
+        plan = self._freshness.plan(state.files)
+        stale = [
+            e
+            for e in plan.entries
+            if (row := state.files.get(e.relative)) is None
+            or (row.size, row.mtime) != (e.size, e.mtime_ns)
+        ]
+        if stale or plan.gone:
+            try:
+                with self._writer(0.0), self._locked_out():
+                    self._apply(state, stale, plan.gone)
+            except Busy:
+                self._freshness.reset()  # look again next time
+                log.warning(
+                    "%s: the search index is being written by another process; "
+                    "answering from what it holds",
+                    self.root.path,
+                )
+                return
+        if plan.full:
+            self._freshness.settle(state.files)
+        self._embed(state)
+
+    # reading
+
     def search(
         self, query: str, *, limit: int = 6, min_score: float = 0.35, now: date | None = None
     ) -> list[Hit]:
         """Best hits for ``query``; raises ``SearchUnavailable`` if the chosen provider failed."""
         if not query.strip():
             raise UsageError("empty search query")
-        if limit < 1:
-            raise UsageError(f"--limit must be at least 1, got {limit}")
-        if time.monotonic() - self._synced_at >= self.settings.refresh_seconds:
-            self.sync()
-        store, keywords, vectors = self._open()
+        if not 1 <= limit <= MAX_LIMIT:
+            raise UsageError(f"--limit must be between 1 and {MAX_LIMIT}, got {limit}")
+        self.last_used = time.monotonic()
+        return self._recovering(lambda: self._search(query, limit, min_score, now))
+
+    def _search(self, query: str, limit: int, min_score: float, now: date | None) -> list[Hit]:
+        with self._lock:
+            state = self._open()
+            self._refresh(state)
+        store, keywords, vectors = state.store, state.keywords, state.vectors
         if vectors.state == "unavailable":
             raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
         depth = max(DEPTH_MIN, limit * DEPTH_PER_HIT)
@@ -200,27 +410,38 @@ class MemorySearch:
         return [Hit(r.path, r.start_line, r.end_line, r.score, r.snippet, r.source) for r in ranked]
 
     def wait_for_vectors(self, timeout: float | None = None) -> None:
-        if self._vectors is not None:
-            self._vectors.wait(timeout)
+        if self._state is not None:
+            self._state.vectors.wait(timeout)
 
     def status(self) -> dict[str, Any]:
+        """Counts and the vector side's state; cheap (no table is counted)."""
         with self._lock:
-            store, _, vectors = self._open()
-            vectors.start()
+            state = self._open()
+            self._follow(state)
             info = {
                 "root": str(self.root.path),
-                "files": len(store.file_paths()),
-                "chunks": store.chunk_count(),
-                **vectors.status(),
+                "files": len(state.files),
+                "chunks": state.keywords.row_count(),
+                **state.vectors.status(),
             }
         info["vectors_ready"] = info["pending"] == 0 and info["state"] == "ready"
         info["degraded"] = info["reason"] if info["state"] in ("degraded", "unavailable") else None
         return info
 
+    @property
+    def is_open(self) -> bool:
+        return self._state is not None
+
+    def vector_bytes(self) -> int:
+        """Memory the open vectors hold (0 when closed)."""
+        state = self._state
+        index = state.vectors.index if state is not None else None
+        return index.memory_bytes() if index is not None else 0
+
     def close(self) -> None:
-        if self._vectors is not None:
-            self._vectors.stop()
-        if self._store is not None:
-            self._store.conn.close()
-        self._store, self._keywords, self._vectors = None, None, None
-        self._loaded = False
+        """Stop the embedder and release the database and the vectors (reopened on use)."""
+        with self._lock:
+            state, self._state = self._state, None
+        if state is not None:
+            state.vectors.stop()
+            state.store.conn.close()

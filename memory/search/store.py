@@ -1,42 +1,71 @@
 """The SQLite side of the index: files, chunks, metadata and the embedding cache.
 
 One database, ``<root>/memory/.index/search.sqlite``, in WAL mode so a background embedder
-and searches can share it. Everything here is derived from the markdown and can be rebuilt.
+and searches can share it. Everything here is derived from the markdown and can be rebuilt:
+:func:`connect` sets an unreadable database aside and starts a new one
+(:class:`Opened` says so).
+
+Vectors are appended in rowid order (their pages stay full; a table keyed by the random
+text hash would leave a fifth of each page empty) and found through a small index on
+``(model, text_hash)``. Every query a search runs is a point or range lookup on a key
+(chunk ids, a path, a file name, a text hash): nothing per query reads a whole table.
+Chunk ids only grow (``AUTOINCREMENT``), and a trigger logs each deleted id with a
+sequence number, so another connection holding vectors in memory follows deletions by
+reading the log from where it stopped instead of comparing every id.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
+from memory.errors import Busy, StorageError
 from memory.search.chunker import Chunk
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+REMOVED_LOG_KEEP = 20_000  # deletions kept for other connections to follow
+BUSY_TIMEOUT_S = 0.25  # a search waits this long for another writer, then answers without
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
-    path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL
+    path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
+    name TEXT NOT NULL, stem TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS files_name ON files(name);
+CREATE INDEX IF NOT EXISTS files_stem ON files(stem);
 CREATE TABLE IF NOT EXISTS chunks (
-    id INTEGER PRIMARY KEY, path TEXT NOT NULL, start_line INTEGER NOT NULL,
-    end_line INTEGER NOT NULL, text TEXT NOT NULL, text_hash TEXT NOT NULL, importance REAL
+    id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL, start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL, text TEXT NOT NULL, text_hash BLOB NOT NULL, importance REAL
 );
-CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
+CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path, start_line);
+CREATE TABLE IF NOT EXISTS removed_chunks (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, id INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS chunk_removed AFTER DELETE ON chunks BEGIN
+    INSERT INTO removed_chunks(id) VALUES (old.id);
+END;
+CREATE TABLE IF NOT EXISTS models (
+    id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, dim INTEGER NOT NULL, codec TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS embeddings (
-    model_key TEXT NOT NULL, text_hash TEXT NOT NULL, dim INTEGER NOT NULL,
-    vector BLOB NOT NULL, PRIMARY KEY (model_key, text_hash)
+    id INTEGER PRIMARY KEY, model INTEGER NOT NULL, text_hash BLOB NOT NULL,
+    vector BLOB NOT NULL, UNIQUE (model, text_hash)
+);
+CREATE TABLE IF NOT EXISTS legacy_embeddings (
+    model_key TEXT NOT NULL, text_hash BLOB NOT NULL, vector BLOB NOT NULL
 );
 """
 
 
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+def text_hash(text: str) -> bytes:
+    """The key of a chunk's text in the embedding cache (128 bits of SHA-256)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:16]
 
 
 @dataclass(frozen=True)
@@ -46,18 +75,122 @@ class StoredChunk:
     start_line: int
     end_line: int
     text: str
-    text_hash: str
+    text_hash: bytes
     importance: float | None
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """Open (creating) the index database; the caller owns the connection."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, timeout=30.0, check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.executescript(_SCHEMA)
+@dataclass(frozen=True)
+class FileRow:
+    hash: str
+    size: int
+    mtime: int
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A connection, and why the database was started afresh (``None``: it was fine)."""
+
+    conn: sqlite3.Connection
+    reset: str | None
+
+
+_CHUNK_COLUMNS = "id, path, start_line, end_line, text, text_hash, importance"
+
+
+def _names(path: str) -> tuple[str, str]:
+    name = path.rsplit("/", 1)[-1].lower()
+    return name, name.rsplit(".", 1)[0] if "." in name else name
+
+
+class _OlderLayout(sqlite3.DatabaseError):
+    """An index written by an earlier version: rebuilt, its embedding cache carried over."""
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        tables = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master")}
+        version = (
+            conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if ("meta" in tables)
+            else None
+        )
+    except BaseException:
+        conn.close()
+        raise
+    if (version is None and "chunks" in tables) or (version and version[0] != SCHEMA_VERSION):
+        conn.close()
+        raise _OlderLayout(f"layout {version[0] if version else 1}, expected {SCHEMA_VERSION}")
+    if version is None:  # a new database (an existing one is only read here)
+        try:
+            conn.executescript(_SCHEMA)
+            conn.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,)
+            )
+            conn.commit()
+        except BaseException:
+            conn.close()
+            raise
     return conn
+
+
+def set_aside(path: Path, suffix: str = "unreadable") -> Path:
+    """Move a database (and its WAL files) out of the way; returns the new path."""
+    for part in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(f"{path}{part}", f"{path}.{suffix}{part}")
+    return Path(f"{path}.{suffix}")
+
+
+def connect(path: Path) -> Opened:
+    """Open (creating) the index database; the caller owns the connection.
+
+    A file that is not a readable index of this schema (garbage, truncated, an older
+    layout) is derived state: it is moved to ``search.sqlite.unreadable`` and a new one is
+    started, and :attr:`Opened.reset` says why. A database another process holds locked
+    longer than ``BUSY_TIMEOUT_S`` raises :class:`Busy`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        return Opened(_open(path), None)
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise Busy(f"the search index is locked by another process ({path})") from exc
+        if "disk is full" in str(exc):  # not damage: the index stays as it is
+            raise StorageError(f"cannot write the search index: {exc}") from exc
+        reason = str(exc)
+    except _OlderLayout:
+        old = set_aside(path, "old")
+        conn = _open(path)
+        _carry_over(old, conn)
+        for part in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{old}{part}")
+        return Opened(conn, "the search index had an older layout and was rebuilt")
+    except sqlite3.DatabaseError as exc:
+        reason = str(exc)
+    set_aside(path, "unreadable")
+    return Opened(_open(path), f"the search index was unreadable ({reason}) and was rebuilt")
+
+
+def _carry_over(old: Path, conn: sqlite3.Connection) -> None:
+    """Copy the float32 embedding cache of a layout-1 index into ``legacy_embeddings``
+    (converted to the current codec when a provider next loads); best effort."""
+    try:
+        source = sqlite3.connect(f"file:{old}?mode=ro", uri=True)
+        try:
+            rows = source.execute("SELECT model_key, text_hash, vector FROM embeddings")
+            while part := rows.fetchmany(5000):
+                conn.executemany(
+                    "INSERT INTO legacy_embeddings VALUES (?, ?, ?)",
+                    [(str(k), bytes.fromhex(str(h))[:16], bytes(v)) for k, h, v in part],
+                )
+        finally:
+            source.close()
+        conn.commit()
+    except (sqlite3.Error, ValueError):
+        conn.rollback()
 
 
 class Store:
@@ -77,27 +210,65 @@ class Store:
             (key, value),
         )
 
-    def file_hashes(self) -> dict[str, str]:
-        return {str(p): str(h) for p, h in self.conn.execute("SELECT path, hash FROM files")}
+    @contextlib.contextmanager
+    def patient(self, seconds: float) -> Iterator[None]:
+        """Wait up to ``seconds`` (instead of ``BUSY_TIMEOUT_S``) for other writers."""
+        self.conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+        try:
+            yield
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
 
-    def file_stats(self) -> dict[str, tuple[int, int]]:
-        rows = self.conn.execute("SELECT path, size, mtime FROM files")
-        return {str(p): (int(s), int(m)) for p, s, m in rows}
+    def data_version(self) -> int:
+        """Changes whenever another connection commits (SQLite's ``data_version``)."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
+    # files
+
+    def files(self) -> dict[str, FileRow]:
+        rows = self.conn.execute("SELECT path, hash, size, mtime FROM files")
+        return {str(p): FileRow(str(h), int(s), int(m)) for p, h, s, m in rows}
 
     def put_file(self, path: str, digest: str, size: int, mtime: int) -> None:
+        name, stem = _names(path)
         self.conn.execute(
-            "INSERT OR REPLACE INTO files(path, hash, size, mtime) VALUES (?, ?, ?, ?)",
-            (path, digest, size, mtime),
+            "INSERT OR REPLACE INTO files(path, hash, size, mtime, name, stem) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (path, digest, size, mtime, name, stem),
         )
 
-    def delete_file(self, path: str) -> list[int]:
-        """Forget a file; returns the ids of its chunks (now deleted)."""
-        ids = [
-            int(r[0]) for r in self.conn.execute("SELECT id FROM chunks WHERE path = ?", (path,))
-        ]
-        self.conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
+    def delete_file(self, path: str) -> list[StoredChunk]:
+        """Forget a file; returns its chunks (now deleted)."""
+        gone = self.file_chunks(path)
+        self.delete_chunks([c.id for c in gone])
         self.conn.execute("DELETE FROM files WHERE path = ?", (path,))
-        return ids
+        return gone
+
+    def files_named(self, names: Iterable[str]) -> list[str]:
+        """Paths whose lower-cased basename or stem is one of ``names`` (or the basename of
+        one of them): the few files an exact-name query can pin, found by index."""
+        wanted = sorted({n for name in names for n in (name, name.rsplit("/", 1)[-1]) if n})
+        if not wanted:
+            return []
+        marks = ",".join("?" * len(wanted))
+        rows = self.conn.execute(
+            f"SELECT path FROM files WHERE name IN ({marks}) "
+            f"UNION SELECT path FROM files WHERE stem IN ({marks})",
+            wanted + wanted,
+        )
+        return sorted(str(r[0]) for r in rows)
+
+    def file_count(self) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM files").fetchone()[0])
+
+    # chunks
+
+    def file_chunks(self, path: str) -> list[StoredChunk]:
+        rows = self.conn.execute(
+            f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE path = ? ORDER BY start_line, id",
+            (path,),
+        )
+        return [StoredChunk(*row) for row in rows]
 
     def add_chunks(self, chunks: Sequence[Chunk]) -> list[int]:
         ids = []
@@ -117,6 +288,16 @@ class Store:
             ids.append(int(cursor.lastrowid or 0))
         return ids
 
+    def move_chunk(self, chunk_id: int, chunk: Chunk) -> None:
+        """Give a kept chunk (same text) its new lines and importance."""
+        self.conn.execute(
+            "UPDATE chunks SET start_line = ?, end_line = ?, importance = ? WHERE id = ?",
+            (chunk.start_line, chunk.end_line, chunk.importance, chunk_id),
+        )
+
+    def delete_chunks(self, ids: Sequence[int]) -> None:
+        self.conn.executemany("DELETE FROM chunks WHERE id = ?", [(i,) for i in ids])
+
     def chunks(self, ids: Iterable[int]) -> dict[int, StoredChunk]:
         wanted = list(ids)
         out: dict[int, StoredChunk] = {}
@@ -124,12 +305,17 @@ class Store:
             part = wanted[start : start + 500]
             marks = ",".join("?" * len(part))
             for row in self.conn.execute(
-                "SELECT id, path, start_line, end_line, text, text_hash, importance "
-                f"FROM chunks WHERE id IN ({marks})",
-                part,
+                f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE id IN ({marks})", part
             ):
                 out[int(row[0])] = StoredChunk(*row)
         return out
+
+    def chunks_after(self, last_id: int) -> list[StoredChunk]:
+        """Chunks added since ``last_id`` (ids only grow)."""
+        rows = self.conn.execute(
+            f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE id > ? ORDER BY id", (last_id,)
+        )
+        return [StoredChunk(*row) for row in rows]
 
     def chunks_of(self, path: str, limit: int) -> list[int]:
         rows = self.conn.execute(
@@ -154,37 +340,113 @@ class Store:
     def chunk_count(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
 
-    def file_paths(self) -> list[str]:
-        return [str(r[0]) for r in self.conn.execute("SELECT path FROM files ORDER BY path")]
+    def last_chunk_id(self) -> int:
+        row = self.conn.execute("SELECT MAX(id) FROM chunks").fetchone()
+        return int(row[0] or 0)
 
-    def chunk_hashes(self) -> list[tuple[int, str, str]]:
-        """``(id, text_hash, text)`` of every chunk, in id order."""
-        rows = self.conn.execute("SELECT id, text_hash, text FROM chunks ORDER BY id")
-        return [(int(i), str(h), str(t)) for i, h, t in rows]
-
-    def cached_vectors(self, model_key: str) -> dict[str, np.ndarray]:
+    def removed_since(self, seq: int) -> tuple[list[int], int, int]:
+        """``(ids, last_seq, first_seq)`` of the deletions logged after ``seq``; when
+        ``first_seq > seq + 1`` the log was pruned past ``seq`` and the caller must reload."""
+        first = self.conn.execute("SELECT MIN(seq) FROM removed_chunks").fetchone()[0]
         rows = self.conn.execute(
-            "SELECT text_hash, dim, vector FROM embeddings WHERE model_key = ?", (model_key,)
-        )
-        return {str(h): np.frombuffer(v, dtype=np.float32, count=int(d)) for h, d, v in rows}
+            "SELECT seq, id FROM removed_chunks WHERE seq > ? ORDER BY seq", (seq,)
+        ).fetchall()
+        last = int(rows[-1][0]) if rows else self.removed_seq()
+        return [int(i) for _, i in rows], max(last, seq), int(first or 0)
 
-    def cached_hashes(self, model_key: str) -> set[str]:
-        rows = self.conn.execute(
-            "SELECT text_hash FROM embeddings WHERE model_key = ?", (model_key,)
-        )
-        return {str(r[0]) for r in rows}
+    def removed_seq(self) -> int:
+        row = self.conn.execute("SELECT MAX(seq) FROM removed_chunks").fetchone()
+        return int(row[0] or 0)
 
-    def put_vectors(self, model_key: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
-        self.conn.executemany(
-            "INSERT OR REPLACE INTO embeddings(model_key, text_hash, dim, vector) "
-            "VALUES (?, ?, ?, ?)",
-            [
-                (model_key, h, int(v.shape[0]), np.ascontiguousarray(v, np.float32).tobytes())
-                for h, v in items
-            ],
+    def prune_removed(self) -> None:
+        self.conn.execute(
+            "DELETE FROM removed_chunks WHERE seq <= (SELECT MAX(seq) FROM removed_chunks) - ?",
+            (REMOVED_LOG_KEEP,),
         )
-        self.conn.commit()
 
     def clear_chunks(self) -> None:
         self.conn.execute("DELETE FROM chunks")
         self.conn.execute("DELETE FROM files")
+
+    # embedding cache
+
+    def model_id(self, key: str, dim: int, codec: str) -> int:
+        """The id of a (provider and model, codec) in the cache, registered on first use; a
+        model whose dimension changed starts a fresh cache."""
+        row = self.model_of(key)
+        if row is not None and (row[1], row[2]) == (dim, codec):
+            return row[0]
+        if row is not None:
+            self.conn.execute("DELETE FROM embeddings WHERE model = ?", (row[0],))
+            self.conn.execute("DELETE FROM models WHERE id = ?", (row[0],))
+        cursor = self.conn.execute(
+            "INSERT INTO models(key, dim, codec) VALUES (?, ?, ?)", (key, dim, codec)
+        )
+        self.conn.commit()
+        return int(cursor.lastrowid or 0)
+
+    def model_of(self, key: str) -> tuple[int, int, str] | None:
+        """``(id, dim, codec)`` of a provider and model in the cache."""
+        sql = "SELECT id, dim, codec FROM models WHERE key = ?"
+        row = self.conn.execute(sql, (key,)).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
+
+    def cached(self, model: int, hashes: Iterable[bytes]) -> dict[bytes, bytes]:
+        """Cached codes of the given text hashes (those present)."""
+        wanted = list(dict.fromkeys(hashes))
+        out: dict[bytes, bytes] = {}
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            marks = ",".join("?" * len(part))
+            rows = self.conn.execute(
+                f"SELECT text_hash, vector FROM embeddings WHERE model = ? "
+                f"AND text_hash IN ({marks})",
+                [model, *part],
+            )
+            out.update((bytes(h), bytes(v)) for h, v in rows)
+        return out
+
+    def coded_chunks(self, model: int, batch: int = 20_000) -> Iterator[list[tuple[int, bytes]]]:
+        """``(chunk id, code)`` of every chunk with a cached vector, in batches."""
+        cursor = self.conn.execute(
+            "SELECT c.id, e.vector FROM chunks c JOIN embeddings e "
+            "ON e.model = ? AND e.text_hash = c.text_hash ORDER BY c.id",
+            (model,),
+        )
+        while rows := cursor.fetchmany(batch):
+            yield rows
+
+    def uncoded_chunks(self, model: int) -> list[tuple[int, bytes, str]]:
+        """``(chunk id, text hash, text)`` of the chunks without a cached vector."""
+        rows = self.conn.execute(
+            "SELECT c.id, c.text_hash, c.text FROM chunks c WHERE NOT EXISTS "
+            "(SELECT 1 FROM embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash) "
+            "ORDER BY c.id",
+            (model,),
+        )
+        return [(int(i), bytes(h), str(t)) for i, h, t in rows]
+
+    def legacy_vectors(self, key: str) -> list[tuple[bytes, bytes]]:
+        """``(text hash, float32 bytes)`` carried over from a layout-1 index for ``key``."""
+        rows = self.conn.execute(
+            "SELECT text_hash, vector FROM legacy_embeddings WHERE model_key = ?", (key,)
+        )
+        return [(bytes(h), bytes(v)) for h, v in rows]
+
+    def drop_legacy(self) -> None:
+        self.conn.execute("DELETE FROM legacy_embeddings")
+        self.conn.commit()
+
+    def prune_cache(self) -> int:
+        """Drop cached vectors no chunk uses any more (texts edited away); returns how many."""
+        cursor = self.conn.execute(
+            "DELETE FROM embeddings WHERE text_hash NOT IN (SELECT text_hash FROM chunks)"
+        )
+        return int(cursor.rowcount)
+
+    def put_codes(self, model: int, items: Sequence[tuple[bytes, bytes]]) -> None:
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO embeddings(model, text_hash, vector) VALUES (?, ?, ?)",
+            [(model, h, v) for h, v in items],
+        )
+        self.conn.commit()

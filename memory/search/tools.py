@@ -88,8 +88,8 @@ def readable_path(root: MemoryRoot, path: str) -> str:
     resolved = root.resolve(path.strip())
     relative = root.relative(resolved)
     allowed = {root.relative(p) for p in indexable_files(root)}
-    if root.diary_dir.is_dir():
-        allowed |= {root.relative(p) for p in root.diary_dir.glob("*.md")}
+    if root.diary_dir.is_dir():  # a symlink out of the root is no memory file
+        allowed |= {root.relative(p) for p in root.diary_dir.glob("*.md") if root.contains(p)}
     if relative not in allowed:
         raise PathOutsideRoot(
             f"not a memory file: {path} (only MEMORY.md, memory/*.md and sessions/*.jsonl "

@@ -1,72 +1,181 @@
-"""Dense vectors in FAISS, keyed by chunk id; built in memory from the embedding cache.
+"""Dense vectors in FAISS, keyed by chunk id, held as compact codes.
 
-Exact inner-product search (``IndexFlatIP``) on unit vectors, i.e. cosine similarity. Above
-``ivf_threshold`` vectors an ``IndexIVFFlat`` (trained on the vectors present, probing
-``nprobe`` lists) replaces it; ``bench/search.py`` reports its recall against the flat index.
-All methods are thread-safe: a background embedder adds while searches read.
+Exact (flat) inner-product search over unit vectors, i.e. cosine similarity, on codes of a
+:class:`Codec`: ``float16`` (FAISS ``QT_fp16``, half the memory of float32, recall@10
+against float32 1.000 in ``bench/search.py``), ``sq8`` (8 bits a dimension with fixed
+ranges, a quarter) or ``float32``. The embedding cache stores the same codes, so loading an
+index copies bytes: nothing is decoded or re-encoded.
+
+FAISS keeps vectors at positions ``0..n-1``; this class maps chunk ids to positions.
+Removing a chunk marks its position dead (searches exclude dead positions through an
+``IDSelector``), so an update costs what changed, not the size of the index; once dead
+positions pass ``COMPACT_SHARE`` of the index (and ``COMPACT_MIN``), the live codes are
+copied into a fresh index. All methods are thread-safe: a background embedder adds while
+searches read.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import faiss
 import numpy as np
 
+COMPACT_SHARE = 0.125
+COMPACT_MIN = 1024
+CODECS = ("float16", "sq8", "float32")
+
+
+@dataclass(frozen=True)
+class Codec:
+    """How a vector of ``dim`` floats is stored: ``name`` in :data:`CODECS`; ``ranges`` (the
+    per-dimension minimum, then width) only for ``sq8``."""
+
+    name: str
+    dim: int
+    ranges: tuple[float, ...] = ()
+
+    def make(self) -> Any:
+        """An empty FAISS index for these codes."""
+        if self.name == "float32":
+            return faiss.IndexFlatIP(self.dim)
+        if self.name == "float16":
+            kind = faiss.ScalarQuantizer.QT_fp16
+        elif self.name == "sq8":
+            kind = faiss.ScalarQuantizer.QT_8bit
+        else:
+            raise ValueError(f"unknown vector codec {self.name!r}")
+        index = faiss.IndexScalarQuantizer(self.dim, kind, faiss.METRIC_INNER_PRODUCT)
+        if self.name == "sq8":
+            if len(self.ranges) != 2 * self.dim:
+                raise ValueError("sq8 needs a minimum and a width for every dimension")
+            faiss.copy_array_to_vector(np.asarray(self.ranges, np.float32), index.sq.trained)
+            index.is_trained = True
+        return index
+
+    @property
+    def code_size(self) -> int:
+        return {"float32": 4, "float16": 2, "sq8": 1}[self.name] * self.dim
+
+    def encode(self, vectors: np.ndarray) -> np.ndarray:
+        """``(n, code_size)`` uint8 codes of ``(n, dim)`` float32 vectors."""
+        matrix = np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1, self.dim)
+        if self.name == "float32":
+            return matrix.view(np.uint8)
+        if self.name == "float16":
+            return np.ascontiguousarray(matrix.astype(np.float16)).view(np.uint8)
+        return np.asarray(self.make().sa_encode(matrix), dtype=np.uint8)
+
+    def decode(self, codes: np.ndarray) -> np.ndarray:
+        """``(n, dim)`` float32 vectors of ``(n, code_size)`` codes."""
+        raw = np.ascontiguousarray(codes, dtype=np.uint8).reshape(-1, self.code_size)
+        if self.name == "float32":
+            return raw.view(np.float32).copy()
+        if self.name == "float16":
+            return raw.view(np.float16).astype(np.float32)
+        return np.asarray(self.make().sa_decode(raw), dtype=np.float32)
+
 
 class VectorIndex:
-    def __init__(self, dim: int, *, ivf_threshold: int = 200_000, nprobe: int = 16) -> None:
-        self.dim = dim
-        self.ivf_threshold = ivf_threshold
-        self.nprobe = nprobe
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+        self.dim = codec.dim
         self._lock = threading.Lock()
-        self._index: faiss.Index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
-        self.approximate = False
+        self._index: Any = codec.make()
+        self._ids = np.zeros(1024, dtype=np.int64)  # chunk id at each position (grows x2)
+        self._pos: dict[int, int] = {}
+        self._dead: set[int] = set()
+        self._params: Any = None  # FAISS search parameters excluding the dead positions
+        self._selectors: Any = None  # the selectors they point to, kept alive here
 
     @property
     def size(self) -> int:
+        """Live vectors."""
+        with self._lock:
+            return len(self._pos)
+
+    @property
+    def positions(self) -> int:
+        """Positions in FAISS, dead ones included."""
         with self._lock:
             return int(self._index.ntotal)
 
+    def __contains__(self, chunk_id: object) -> bool:
+        return chunk_id in self._pos
+
     def add(self, ids: Sequence[int], vectors: np.ndarray) -> None:
+        self.add_codes(ids, self.codec.encode(vectors))
+
+    def add_codes(self, ids: Sequence[int], codes: np.ndarray) -> None:
+        """Add (or replace) the vectors of ``ids`` from their codes."""
         if len(ids) == 0:
             return
-        matrix = np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(ids), self.dim)
+        matrix = np.ascontiguousarray(codes, dtype=np.uint8).reshape(len(ids), -1)
         with self._lock:
-            self._index.add_with_ids(matrix, np.asarray(ids, dtype=np.int64))
+            self._remove_locked([i for i in ids if i in self._pos])
+            start = int(self._index.ntotal)
+            self._index.add_sa_codes(matrix)
+            if start + len(ids) > len(self._ids):
+                grown = np.zeros(max(2 * len(self._ids), start + len(ids)), dtype=np.int64)
+                grown[:start] = self._ids[:start]
+                self._ids = grown
+            self._ids[start : start + len(ids)] = ids
+            for offset, chunk_id in enumerate(ids):
+                self._pos[int(chunk_id)] = start + offset
 
     def remove(self, ids: Sequence[int]) -> None:
-        if len(ids) == 0:
-            return
         with self._lock:
-            self._index.remove_ids(faiss.IDSelectorBatch(np.asarray(ids, dtype=np.int64)))
+            self._remove_locked(ids)
+
+    def _remove_locked(self, ids: Sequence[int]) -> None:
+        gone = [self._pos.pop(int(i)) for i in ids if int(i) in self._pos]
+        if not gone:
+            return
+        self._dead.update(gone)
+        self._params = self._selectors = None
+        if len(self._dead) >= max(COMPACT_MIN, COMPACT_SHARE * int(self._index.ntotal)):
+            self._compact_locked()
+
+    def _compact_locked(self) -> None:
+        total = int(self._index.ntotal)
+        codes = faiss.vector_to_array(self._index.codes).reshape(total, -1)
+        live = np.ones(total, dtype=bool)
+        live[list(self._dead)] = False
+        fresh = self.codec.make()
+        fresh.add_sa_codes(np.ascontiguousarray(codes[live]))
+        kept = self._ids[:total][live]
+        self._ids = np.zeros(max(1024, 2 * len(kept)), dtype=np.int64)
+        self._ids[: len(kept)] = kept
+        self._index = fresh
+        self._pos = {int(i): p for p, i in enumerate(kept)}
+        self._dead.clear()
+        self._params = self._selectors = None
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """``(chunk_id, cosine)`` of the ``k`` nearest vectors, best first."""
+        """``(chunk_id, cosine)`` of the ``k`` nearest live vectors, best first."""
+        vector = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dim)
         with self._lock:
-            if self._index.ntotal == 0 or k <= 0:
+            live = len(self._pos)
+            if live == 0 or k <= 0:
                 return []
-            vector = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dim)
-            scores, ids = self._index.search(vector, min(k, int(self._index.ntotal)))
-        return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
+            if self._dead and self._params is None:
+                dead = np.fromiter(self._dead, dtype=np.int64, count=len(self._dead))
+                batch = faiss.IDSelectorBatch(dead)
+                selector = faiss.IDSelectorNot(batch)
+                self._selectors = (batch, selector)
+                params = faiss.SearchParameters()
+                params.sel = selector
+                self._params = params
+            scores, positions = self._index.search(vector, min(k, live), params=self._params)
+            ids = self._ids
+        return [
+            (int(ids[p]), float(s)) for p, s in zip(positions[0], scores[0], strict=True) if p >= 0
+        ]
 
-    def optimise(self) -> None:
-        """Switch to an IVF index when the collection is past ``ivf_threshold``."""
+    def memory_bytes(self) -> int:
+        """Bytes held by the codes and the id map (an estimate of the index's RAM)."""
         with self._lock:
-            total = int(self._index.ntotal)
-            if self.approximate or total < self.ivf_threshold:
-                return
-            flat: Any = faiss.downcast_index(self._index)
-            ids = faiss.vector_to_array(flat.id_map).astype(np.int64)
-            vectors = flat.index.reconstruct_n(0, total)
-            nlist = int(max(64, min(4096, 4 * np.sqrt(total))))
-            quantizer = faiss.IndexFlatIP(self.dim)
-            ivf = faiss.IndexIVFFlat(quantizer, self.dim, nlist, faiss.METRIC_INNER_PRODUCT)
-            ivf.train(vectors)
-            ivf.nprobe = self.nprobe
-            mapped = faiss.IndexIDMap2(ivf)
-            mapped.add_with_ids(vectors, ids)
-            self._index = mapped
-            self.approximate = True
+            return int(self._index.ntotal) * self.codec.code_size + 100 * len(self._pos)

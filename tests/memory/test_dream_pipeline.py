@@ -22,7 +22,7 @@ from tests.fakes.openai_server import FakeOpenAI
 FACTS = [
     "用户喜欢美式咖啡",
     "The user's sister Maria lives in Lisbon",
-    "用户计划明年春天去日本京都旅行",
+    "用户计划春天去日本京都旅行",
     "The user is allergic to peanuts",
 ]
 

@@ -97,7 +97,7 @@ def test_every_generated_bullet_cites_real_lines_in_its_language(root: MemoryRoo
                     assert 1 <= n <= len(lines), f"{text}: {ref} does not exist"
                     assert lines[n - 1].startswith("- "), f"{text}: {ref} is not a bullet"
                     cited.append(lines[n - 1][2:])
-            assert text in cited, f"{text!r} is not the wording of any line it cites: {cited}"
+            assert support(text, cited) >= SUPPORT_THRESHOLD, f"{text!r} not supported by {cited}"
             assert all(has_cjk(c) == has_cjk(text) for c in cited), (text, cited)
 
 
@@ -145,7 +145,8 @@ def test_cap_keeps_at_most_max_items_rest_overflow(root: MemoryRoot) -> None:
     archived = generated(root.archive)
     assert len(archived) == len(facts) - 4
     assert {fields["reason"] for _, _, fields in archived} == {"overflow"}
-    assert sorted(t for t, _, _ in kept + archived) == sorted(facts)
+    cited = sorted((r.path, r.start) for _, refs, _ in kept + archived for r in refs)
+    assert len(cited) == len(set(cited)) == len(facts)  # every fact in one place
 
 
 def test_deterministic_on_copies(root: MemoryRoot, tmp_path: Path) -> None:
@@ -169,13 +170,13 @@ def test_diary_in_the_notes_language_and_appended(root: MemoryRoot) -> None:
     assert f"被新说法取代：{report.superseded} 条" in first
     assert "“用户最喜欢拿铁” → “用户改喝美式了”" in first
     assert f"现在 MEMORY.md 有 {report.items} 条记忆。" in first
-    note(root, at(29, 23, 57), "用户的儿子下个月开始学钢琴")
+    note(root, at(29, 23, 57), "用户的儿子下个月开始学钢琴")  # 2026-12 once resolved
     second = dream(root)
     assert second.status == "done"
     text = diary.read_text(encoding="utf-8")
     assert text.startswith(first.rstrip("\n"))
     assert text.count("## Deep Dream (") == 2
-    assert "用户的儿子下个月开始学钢琴" in text[len(first) :]
+    assert "用户的儿子2026年12月开始学钢琴" in text[len(first) :]
 
 
 def test_diary_in_english_for_english_notes(root: MemoryRoot) -> None:
@@ -240,10 +241,10 @@ def test_swapped_or_absorbed_statements_do_not_merge(root: MemoryRoot) -> None:
     items = generated(root.memory_md) + generated(root.archive)
     assert sorted((t, len(refs)) for t, refs, _ in items) == sorted(
         [
-            ("The user decided to take up birding tomorrow morning", 1),
-            ("The user decided to take up sourdough baking tomorrow morning", 1),
+            ("The user decided to take up birding on the morning of 2026-11-29", 1),
+            ("The user decided to take up sourdough baking on the morning of 2026-11-30", 1),
             ("用户住在上海", 1),
-            ("用户下周五晚上要去上海出差，住在南山区", 1),
+            ("用户2026-12-04晚上要去上海出差，住在南山区", 1),
         ]
     )
 
@@ -259,6 +260,6 @@ def test_every_cited_line_supports_its_item_on_realistic_notes(tmp_path: Path) -
                 lines = (root.path / ref.path).read_text(encoding="utf-8").splitlines()
                 for n in ref.lines():
                     line = lines[n - 1][2:]
-                    if min(support(text, [line]), support(line, [text])) < SUPPORT_THRESHOLD:
+                    if support(text, [line]) < SUPPORT_THRESHOLD:
                         unsupported.append((text, line))
     assert unsupported == []

@@ -17,7 +17,7 @@ from memory import session_log
 from memory.dream.grounding import cited_text, verify
 from memory.dream.inputs import gather
 from memory.dream.model import DreamOptions
-from memory.errors import MemoryEngineError
+from memory.errors import StorageError
 from memory.forget import apply_forget, plan_forget
 from memory.paths import MemoryRoot
 from memory.provenance import SourceRef
@@ -78,7 +78,7 @@ def test_a_failed_write_leaves_the_file_as_it_was(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "write", half_then_full)
-    with pytest.raises(MemoryEngineError, match="No space left"):
+    with pytest.raises(StorageError, match="No space left"):
         say(root, "a long turn that does not fit on the full disk at all")
     monkeypatch.undo()
     assert path.read_bytes() == before
@@ -136,9 +136,9 @@ def test_a_killed_writer_never_breaks_the_file(root: MemoryRoot) -> None:
 
 def test_forget_tombstones_session_lines_and_keeps_the_numbering(root: MemoryRoot) -> None:
     say(root, "I live in Lyon")
-    say(root, "my locker code is 4471")
-    say(root, "4471 again", name="Bo")
-    plan = plan_forget(root, "4471")
+    say(root, "the surprise party for Zora is on Friday")
+    say(root, "Zora must not know", name="Bo")
+    plan = plan_forget(root, "Zora")
     assert [(p, n) for p, n, _ in plan.matches] == [
         ("sessions/2026-11-29.jsonl", 2),
         ("sessions/2026-11-29.jsonl", 3),
@@ -147,9 +147,9 @@ def test_forget_tombstones_session_lines_and_keeps_the_numbering(root: MemoryRoo
     path = session_log.log_path(root, WHEN.date())
     stored = lines_of(path)
     assert [t["content"] for t in stored] == ["I live in Lyon", "[forgotten]", "[forgotten]"]
-    assert "4471" not in path.read_text(encoding="utf-8")
+    assert "Zora" not in path.read_text(encoding="utf-8")
     assert "Bo" not in path.read_text(encoding="utf-8")
-    assert plan_forget(root, "4471").matches == []
+    assert plan_forget(root, "Zora").matches == []
     say(root, "appended after the forget")
     assert len(lines_of(path)) == 4
 
@@ -197,17 +197,17 @@ def test_grounding_resolves_session_lines(root: MemoryRoot) -> None:
 
 
 def test_forget_takes_the_words_out_of_the_search_index(root: MemoryRoot) -> None:
-    say(root, "my locker code is 4471 at the gym")
+    say(root, "the surprise party for Zora is at the gym")
     service = MemorySearch(root, SearchSettings(provider="none"))
     try:
-        assert service.search("locker code", limit=3, min_score=0.0)
+        assert service.search("surprise party", limit=3, min_score=0.0)
     finally:
         service.close()
-    assert b"4471" in (root.index_dir / "search.sqlite").read_bytes()
-    apply_forget(root, plan_forget(root, "4471"))
+    assert b"Zora" in (root.index_dir / "search.sqlite").read_bytes()
+    apply_forget(root, plan_forget(root, "Zora"))
     assert not root.index_dir.exists()
     service = MemorySearch(root, SearchSettings(provider="none"))
     try:
-        assert service.search("locker code", limit=3, min_score=0.0) == []
+        assert service.search("surprise party", limit=3, min_score=0.0) == []
     finally:
         service.close()

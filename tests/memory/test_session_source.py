@@ -82,10 +82,10 @@ def test_lines_that_live_candidates_cite_are_read_again(root: MemoryRoot) -> Non
 
 
 def test_a_rewritten_log_is_read_again_from_the_start(root: MemoryRoot) -> None:
-    say(root, "my locker code is 4471")
+    say(root, "the surprise party for Zora is on Friday")
     say(root, "I live in Lyon")
     cursors = SessionLog(root, DAY, 3, cursors={}).cursors()
-    apply_forget(root, plan_forget(root, "4471"))
+    apply_forget(root, plan_forget(root, "Zora"))
     again = SessionLog(root, DAY, 3, cursors=cursors)
     assert again.reread == ["sessions/2026-11-29.jsonl"]
     assert texts(list(again.lines())) == [(2, "I live in Lyon")]  # the numbering is kept

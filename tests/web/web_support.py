@@ -17,6 +17,7 @@ from bot.builder import build_bot
 from bot.config import BotConfig
 from bot.engine import Bot
 from channels.web.server import WebChannel
+from channels.web.throttle import LoginThrottle
 from tests.fakes.clock import FakeClock
 
 NOTE = (
@@ -59,8 +60,10 @@ def console_clock() -> FakeClock:
 
 
 @contextmanager
-def running_console(config: BotConfig, clock: FakeClock | None = None) -> Iterator[Console]:
-    channel = WebChannel(config, port=0)
+def running_console(
+    config: BotConfig, clock: FakeClock | None = None, throttle: LoginThrottle | None = None
+) -> Iterator[Console]:
+    channel = WebChannel(config, port=0, throttle=throttle)
     bot = build_bot(config, channel=channel, clock=clock or console_clock())
     root = bot.services.scopes.root_for(bot_scope())
     root.notes_dir.mkdir(parents=True, exist_ok=True)

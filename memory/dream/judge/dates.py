@@ -1,0 +1,475 @@
+"""Dates in a note line, resolved against the note's own date.
+
+``find`` returns each date expression with the days it spans: relative ones ("明天",
+"下周三", "next Tuesday", "in two weeks", "月底") and absolute ones missing a year
+("11月28日", "March 10", "the 17th", "28号"). ``resolve`` rewrites the relative ones as
+absolute dates, so memory never holds "tomorrow" (``2026-11-25``; a week, a month or a
+year as ``2026-11-30当周`` / ``the week of 2026-11-30``, ``2026年12月`` / ``December 2026``,
+``2027年`` / ``2027``). Weeks start on Monday; "下周三" and "next Wednesday" are the
+Wednesday of the following calendar week; a bare weekday or day of the month is the next
+one on or after the note's date. Recurring expressions ("每周三", "every Monday") are not
+dates. Pure functions.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+_ZH_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_DAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
+_EN_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_EN_MONTHS = [m.lower() for m in calendar.month_name if m]
+_EN_MON = {m[:3]: i + 1 for i, m in enumerate(_EN_MONTHS)} | {
+    m: i + 1 for i, m in enumerate(_EN_MONTHS)
+}
+_EN_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_EN_NUM |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3}
+
+
+@dataclass(frozen=True)
+class DateSpan:
+    """``text[start:end]`` names the days ``first``..``last``; ``unit`` is day, week,
+    weekend, month or year; ``relative`` says whether the words depend on the note's date."""
+
+    start: int
+    end: int
+    first: date
+    last: date
+    unit: str
+    relative: bool
+
+
+def zh_number(text: str) -> int:
+    if text.isdigit():
+        return int(text)
+    if text == "十":
+        return 10
+    if text.startswith("十"):
+        return 10 + _ZH_NUM.get(text[1:], 0)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return _ZH_NUM.get(tens, 1) * 10 + (_ZH_NUM.get(ones, 0) if ones else 0)
+    return _ZH_NUM.get(text, 0)
+
+
+def monday(day: date) -> date:
+    return day - timedelta(days=day.weekday())
+
+
+def month_span(year: int, month: int) -> tuple[date, date]:
+    while month > 12:
+        year, month = year + 1, month - 12
+    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _upcoming_month_day(anchor: date, month: int, day: int) -> date | None:
+    """``month``/``day`` in the anchor's year, or the next year when that is long past."""
+    for year in (anchor.year, anchor.year + 1):
+        try:
+            when = date(year, month, day)
+        except ValueError:
+            return None
+        if when >= anchor - timedelta(days=60) or year > anchor.year:
+            return when
+    return None
+
+
+def _day_of_month(anchor: date, day: int) -> date | None:
+    for offset in (0, 1):
+        year, month = anchor.year, anchor.month + offset
+        if month > 12:
+            year, month = year + 1, 1
+        if day <= calendar.monthrange(year, month)[1]:
+            when = date(year, month, day)
+            if when >= anchor:
+                return when
+    return None
+
+
+def _weekday(anchor: date, weekday: int, weeks: int | None) -> date:
+    """``weeks`` None: the next such weekday on or after ``anchor``; else in the calendar
+    week ``weeks`` from the anchor's."""
+    if weeks is None:
+        return anchor + timedelta(days=(weekday - anchor.weekday()) % 7)
+    return monday(anchor) + timedelta(weeks=weeks, days=weekday)
+
+
+Rule = tuple[re.Pattern[str], Callable[[re.Match[str], date], tuple[date, date, str] | None], bool]
+_RECURRING = re.compile(
+    r"(?:每|每个|每隔)(?:月|周|年|天|星期|礼拜)?\s*$|(?i:\bevery\s+(?:other\s+)?$|\beach\s+$)"
+)
+# A weekday or day of the month in a clause that says "every" recurs ("每周二、周四").
+_RECURRING_CLAUSE = re.compile(r"每|(?i:\bevery\b|\beach\b)")
+_CLAUSE_END = re.compile(r"[，。；,.;!?！？]")
+
+
+def _rules() -> list[Rule]:
+    one = timedelta(days=1)
+
+    def day(offset: int) -> Callable[[re.Match[str], date], tuple[date, date, str]]:
+        return lambda m, a: (a + timedelta(days=offset), a + timedelta(days=offset), "day")
+
+    def zh_week(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        weeks = {"上": -1, "这": 0, "本": 0, "下": 1, "下下": 2}.get(m["w"] or "")
+        wd = _ZH_DAY[m["d"]]
+        if m["d"] == "末":
+            start = _weekday(a, 5, weeks if weeks is not None else 0)
+            return start, start + one, "weekend"
+        when = _weekday(a, wd, weeks)
+        return when, when, "day"
+
+    def zh_bare_week(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        weeks = {"上": -1, "这": 0, "本": 0, "下": 1, "下下": 2}[m["w"]]
+        start = monday(a) + timedelta(weeks=weeks)
+        return start, start + timedelta(days=6), "week"
+
+    def zh_month(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        offset = {"上": -1, "这": 0, "本": 0, "下": 1}[m["w"]]
+        year, month = a.year, a.month + offset
+        if month < 1:
+            year, month = year - 1, 12
+        first, last = month_span(year, month)
+        if m["edge"] in ("底", "末"):
+            return last, last, "monthend"
+        if m["edge"] == "初":
+            return first, first + timedelta(days=9), "month"
+        return first, last, "month"
+
+    def month_end(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        last = month_span(a.year, a.month)[1]
+        return last, last, "monthend"
+
+    def year_end(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        return date(a.year, 12, 1), date(a.year, 12, 31), "month"
+
+    def zh_month_day(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        offset = {"这": 0, "本": 0, "下": 1}[m["w"]]
+        first, last = month_span(a.year, a.month + offset)
+        dd = int(m["d"])
+        if dd > last.day:
+            return None
+        when = first.replace(day=dd)
+        return when, when, "day"
+
+    def zh_year(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        year = a.year + {"去": -1, "今": 0, "明": 1, "后": 2}[m["y"]]
+        if m["mon"]:
+            first, last = month_span(year, zh_number(m["mon"]))
+            return first, last, "month"
+        if m["edge"] in ("底", "末"):
+            return date(year, 12, 1), date(year, 12, 31), "month"
+        if m["edge"] == "初":
+            return date(year, 1, 1), date(year, 1, 31), "month"
+        return date(year, 1, 1), date(year, 12, 31), "year"
+
+    def zh_after(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        n = zh_number(m["n"])
+        unit = m["u"]
+        if unit == "天":
+            when = a + timedelta(days=n)
+        elif unit in ("周", "星期", "个星期", "个礼拜"):
+            when = a + timedelta(weeks=n)
+        else:
+            first, _ = month_span(a.year, a.month + n)
+            when = first.replace(day=min(a.day, calendar.monthrange(first.year, first.month)[1]))
+        return when, when, "day"
+
+    def zh_md(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        year = int(m["y"]) if m["y"] else None
+        month, dd = int(m["m"]), zh_number(m["d"])
+        try:
+            when = date(year, month, dd) if year else _upcoming_month_day(a, month, dd)
+        except ValueError:
+            return None
+        return (when, when, "day") if when else None
+
+    def zh_dom(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        when = _day_of_month(a, int(m["d"]))
+        return (when, when, "day") if when else None
+
+    def zh_bare_month(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        month = zh_number(m["m"])
+        if not 1 <= month <= 12:
+            return None
+        year = a.year if month >= a.month else a.year + 1
+        first, last = month_span(year, month)
+        return first, last, "month"
+
+    def en_weekday(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        wd = _EN_DAYS.index(m["d"].lower())
+        weeks = {"next": 1, "this": None, "last": -1, "coming": None, "on": None}.get(
+            (m["w"] or "on").lower()
+        )
+        if (m["w"] or "").lower() == "last":
+            when = a - timedelta(days=(a.weekday() - wd) % 7 or 7)
+        else:
+            when = _weekday(a, wd, weeks)
+        return when, when, "day"
+
+    def en_week(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        weeks = {"next": 1, "this": 0, "last": -1}[m["w"].lower()]
+        start = monday(a) + timedelta(weeks=weeks)
+        if m["u"].lower() == "weekend":
+            sat = start + timedelta(days=5)
+            return sat, sat + one, "weekend"
+        return start, start + timedelta(days=6), "week"
+
+    def en_month(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        offset = {"next": 1, "this": 0, "last": -1}[m["w"].lower()]
+        year, month = a.year, a.month + offset
+        if month < 1:
+            year, month = year - 1, 12
+        first, last = month_span(year, month)
+        return first, last, "month"
+
+    def en_year(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        year = a.year + {"next": 1, "this": 0, "last": -1}[m["w"].lower()]
+        return date(year, 1, 1), date(year, 12, 31), "year"
+
+    def en_in(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        raw = m["n"].lower()
+        n = int(raw) if raw.isdigit() else _EN_NUM.get(raw, 1)
+        unit = m["u"].lower().rstrip("s")
+        if unit == "day":
+            when = a + timedelta(days=n)
+        elif unit == "week":
+            when = a + timedelta(weeks=n)
+        else:
+            first, _ = month_span(a.year, a.month + n)
+            when = first.replace(day=min(a.day, calendar.monthrange(first.year, first.month)[1]))
+        return when, when, "day"
+
+    def en_md(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        month = _EN_MON[(m["mon"] or m["mon2"]).lower()[:3]]
+        dd = int(m["d"] or m["d2"])
+        year = int(m["y"]) if m["y"] else None
+        try:
+            when = date(year, month, dd) if year else _upcoming_month_day(a, month, dd)
+        except ValueError:
+            return None
+        return (when, when, "day") if when else None
+
+    def en_bare_month(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        month = _EN_MON[m["mon"].lower()[:3]]
+        year = a.year if month >= a.month else a.year + 1
+        first, last = month_span(year, month)
+        return first, last, "month"
+
+    def en_dom(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        when = _day_of_month(a, int(m["d"]))
+        return (when, when, "day") if when else None
+
+    def iso(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        try:
+            when = date(int(m["y"]), int(m["m"]), int(m["d"]))
+        except ValueError:
+            return None
+        return when, when, "day"
+
+    zh_n = r"(?P<n>\d+|[一二两三四五六七八九十]{1,3})"
+    months = "|".join(sorted(_EN_MON, key=len, reverse=True))
+    rel, ab = True, False
+    return [
+        (re.compile(r"(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})"), iso, ab),
+        (
+            re.compile(
+                r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>1[0-2]|0?[1-9])\s*月\s*"
+                r"(?P<d>3[01]|[12]\d|0?[1-9]|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
+                r"\s*[日号]"
+            ),
+            zh_md,
+            ab,
+        ),
+        (re.compile(r"大后天"), day(3), rel),
+        (re.compile(r"后天"), day(2), rel),
+        (re.compile(r"前天"), day(-2), rel),
+        (re.compile(r"明(?:天|日|早|晚)"), day(1), rel),
+        (re.compile(r"昨(?:天|日|晚)"), day(-1), rel),
+        (re.compile(r"今(?:天|日|早|晚)"), day(0), rel),
+        (
+            re.compile(r"(?P<w>下下|上|这|本|下)?个?(?:周|星期|礼拜)(?P<d>[一二三四五六日天末])"),
+            zh_week,
+            rel,
+        ),
+        (
+            re.compile(r"(?P<w>下下|上|这|本|下)个?(?:周|星期|礼拜)(?![一二三四五六日天末])"),
+            zh_bare_week,
+            rel,
+        ),
+        (
+            re.compile(r"(?P<w>这|本|下)个?月\s*(?P<d>3[01]|[12]\d|[1-9])\s*[号日]"),
+            zh_month_day,
+            rel,
+        ),
+        (re.compile(r"(?P<w>上|这|本|下)个?月(?P<edge>底|末|初)?"), zh_month, rel),
+        (re.compile(r"(?<![去今明后\d])年(?:底|末)"), year_end, rel),
+        (re.compile(r"(?<![年\d])月(?:底|末)"), month_end, rel),
+        (
+            re.compile(
+                r"(?P<y>去|今|明|后)年(?:(?P<mon>1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])月"
+                r"|(?P<edge>底|末|初))?"
+            ),
+            zh_year,
+            rel,
+        ),
+        (
+            re.compile(zh_n + r"\s*(?P<u>天|周|星期|个星期|个礼拜|个月)(?:以?后|之后)"),
+            zh_after,
+            rel,
+        ),
+        (re.compile(r"(?<![\d月])(?P<d>3[01]|[12]\d|[1-9])\s*号"), zh_dom, rel),
+        (
+            re.compile(
+                r"(?<![\d年])(?P<m>1[0-2]|[1-9]|十[一二]?)\s*月(?:份)?(?![\d日号底末初一二三四五六七八九十])"
+            ),
+            zh_bare_month,
+            rel,
+        ),
+        (re.compile(r"(?i)\bthe day after tomorrow\b"), day(2), rel),
+        (re.compile(r"(?i)\b(?:tomorrow|tmrw|tmr)\b"), day(1), rel),
+        (re.compile(r"(?i)\byesterday\b"), day(-1), rel),
+        (re.compile(r"(?i)\b(?:today|tonight|this (?:morning|afternoon|evening))\b"), day(0), rel),
+        (
+            re.compile(
+                r"(?i)\b(?:(?P<w>next|this|last|coming|on)\s+)?(?P<d>"
+                + "|".join(_EN_DAYS)
+                + r")\b(?!s)"
+            ),
+            en_weekday,
+            rel,
+        ),
+        (re.compile(r"(?i)\b(?P<w>next|this|last)\s+(?P<u>week|weekend)\b"), en_week, rel),
+        (re.compile(r"(?i)\b(?P<w>next|this|last)\s+month\b"), en_month, rel),
+        (re.compile(r"(?i)\b(?:the\s+)?end of (?:the|this) month\b"), month_end, rel),
+        (re.compile(r"(?i)\b(?P<w>next|this|last)\s+year\b"), en_year, rel),
+        (
+            re.compile(
+                r"(?i)\bin\s+(?:a\s+)?(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|"
+                r"ten|couple of|few)\s+(?P<u>days?|weeks?|months?)\b"
+            ),
+            en_in,
+            rel,
+        ),
+        (
+            re.compile(
+                rf"(?i)\b(?:(?P<mon>{months})\.?\s+(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+                rf"|(?P<d2>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{months})\.?)"
+                r"(?:,?\s+(?P<y>\d{4}))?\b"
+            ),
+            en_md,
+            ab,
+        ),
+        (
+            re.compile(
+                rf"(?i)\b(?:in|by|until|from|to|till|before|after)\s+(?P<mon>{months})\b(?!\s+\d)"
+            ),
+            en_bare_month,
+            rel,
+        ),
+        (
+            re.compile(r"(?i)\bthe\s+(?P<d>3[01]|[12]\d|[1-9])(?:st|nd|rd|th)\b(?!\s+of\b)"),
+            en_dom,
+            rel,
+        ),
+    ]
+
+
+_RULES = _rules()
+
+
+def _recurs(text: str, start: int, rule: str) -> bool:
+    if _RECURRING.search(text[max(0, start - 6) : start]):
+        return True
+    if rule not in ("zh_week", "en_weekday", "zh_dom", "en_dom"):
+        return False
+    clause = _CLAUSE_END.split(text[:start])[-1]
+    return bool(_RECURRING_CLAUSE.search(clause))
+
+
+def find(text: str, anchor: date) -> list[DateSpan]:
+    """Every date expression of ``text`` (the first rule wins on overlapping words)."""
+    taken: list[tuple[int, int]] = []
+    out: list[DateSpan] = []
+    for pattern, fn, relative in _RULES:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(s < end and start < e for s, e in taken):
+                continue
+            if _recurs(text, start, fn.__name__):
+                taken.append((start, end))
+                continue
+            got = fn(match, anchor)
+            if got is None:
+                continue
+            taken.append((start, end))
+            first, last, unit = got
+            out.append(DateSpan(start, end, first, last, unit, relative))
+    return sorted(out, key=lambda s: s.start)
+
+
+def words(span: DateSpan, zh: bool) -> str:
+    """How a resolved span is written in an item."""
+    first = span.first
+    if span.unit == "day":
+        return first.isoformat()
+    if span.unit == "week":
+        return f"{first.isoformat()}当周" if zh else f"the week of {first.isoformat()}"
+    if span.unit == "monthend":
+        return f"{first.year}年{first.month}月底" if zh else f"the end of {first:%B %Y}"
+    if span.unit == "weekend":
+        return f"{first.isoformat()}周末" if zh else f"the weekend of {first.isoformat()}"
+    if span.unit == "month":
+        if span.last - span.first < timedelta(days=20) and first.day == 1:
+            return f"{first.year}年{first.month}月初" if zh else f"early {first:%B %Y}"
+        return f"{first.year}年{first.month}月" if zh else f"{first:%B %Y}"
+    return f"{first.year}年" if zh else str(first.year)
+
+
+_EN_KEEP = re.compile(r"(?i)(?:in|by|until|from|to|till|before|after)\s+")
+_EN_PART_OF_DAY = re.compile(r"(?i)\s+(morning|afternoon|evening|night)\b")
+_EN_LEAD = re.compile(r"(?i)\b(?:on|by|for|until|from|in|this|next|last|coming)\s*$")
+
+
+def resolve(text: str, anchor: date) -> tuple[str, list[DateSpan]]:
+    """``text`` with every relative date written as an absolute one, and the spans found."""
+    spans = find(text, anchor)
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    out, last = [], 0
+    for span in spans:
+        if not span.relative:
+            continue
+        piece = text[span.start : span.end]
+        new = words(span, zh)
+        if not re.search(r"[\u4e00-\u9fff]", piece):  # English words
+            before = text[last : span.start]
+            part = _EN_PART_OF_DAY.match(text, span.end)
+            if span.unit == "day" and part:
+                new = f"on the {part.group(1).lower()} of {new}"
+                out.append(text[last : span.start])
+                out.append(new)
+                last = part.end()
+                continue
+            if (
+                span.unit == "day"
+                and not _EN_LEAD.search(before)
+                and not piece.lower().startswith(("on ", "the "))
+            ) or piece.lower().startswith("on "):
+                new = "on " + new
+            lead = _EN_KEEP.match(piece)
+            if lead and span.unit != "day":
+                new = lead.group(0) + new
+        out.append(text[last : span.start])
+        out.append(new)
+        last = span.end
+    out.append(text[last:])
+    return "".join(out), spans
+
+
+def latest(spans: list[DateSpan], anchor: date) -> date | None:
+    """The last day named that is not before the note's date (a plan's date), if any."""
+    days = [s.last for s in spans if s.last >= anchor]
+    return max(days) if days else None

@@ -1,0 +1,153 @@
+"""How a note line becomes a memory item: a fact about someone, dates made absolute.
+
+``用户: 我叫王小明，是软件工程师`` -> ``用户叫王小明，是软件工程师``;
+``User: I'm allergic to penicillin`` -> ``The user is allergic to penicillin``;
+``Tom: my wife Sarah is a pilot`` -> ``Tom's wife Sarah is a pilot``;
+``用户再次提到自己对花生过敏`` -> ``用户对花生过敏``; a trailing question ("…，有什么推荐的吗？")
+is left out; relative dates are resolved against the note's date (:mod:`dates`).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from memory.dream.judge.dates import resolve
+from memory.speaker import Spoken
+
+_RELATIONS_ZH = (
+    "父亲|爸爸|爸|母亲|妈妈|妈|父母|爸妈|妻子|老婆|丈夫|老公|儿子|女儿|孩子|宝宝|哥哥|姐姐|弟弟|妹妹|"
+    "爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|男友|女友|对象|室友|同事|老板|领导|朋友|闺蜜|导师|"
+    "表姐|表妹|表哥|表弟|孙子|孙女|外孙|外孙女|猫|狗|家人|老伴"
+)
+_ZH_FRAME = re.compile(
+    r"^(?P<who>用户|[\u4e00-\u9fff]{1,4}?)(?:又|也|再次|还)?"
+    r"(?:提到|提醒(?:助手)?(?:一下)?|表示|说|称|强调|告诉助手|补充|重申|确认)(?:了)?(?:道)?"
+    r"[：:，,\s]*(?:自己|他|她)?(?=\S)"
+)
+_EN_FRAME = re.compile(
+    r"(?i)^(?P<who>the user|[A-Z][a-z]+)\s+(?:again\s+)?(?:mentioned|said|noted|stated|"
+    r"reminded the assistant|told the assistant|repeated|confirmed|added|explained)"
+    r"(?:\s+again)?(?:\s+that|\s+about)?\s+(?:he|she|they)\s+"
+)
+_EN_FRAME_ABOUT = re.compile(
+    r"(?i)^(?P<who>the user)\s+(?:again\s+)?(?:mentioned|reminded the assistant|"
+    r"reminded the assistant about|reminded the assistant of)\s+(?:again\s+)?(?:that\s+)?"
+    r"(?:his|her|their)\s+"
+)
+_DISCOURSE_HEAD = re.compile(
+    r"^(?:提醒(?:一下|你)?|记住|别忘了|对了|顺便说一下|其实|另外|reminder|remember|btw|fyi|"
+    r"by the way|just so you know|update|also|oh and|note)(?:\s+that)?[：:，,!！\s]+",
+    re.I,
+)
+_QUESTION_TAIL = re.compile(
+    r"[，,]\s*(?:[^，,]*(?:吗|呢|么|吧)|(?:有什么|有没有|怎么|如何|能不能|可以|你觉得|你说|what|any|"
+    r"how|can|could|should|do you|is it|are there)[^，,]*)[?？]?\s*$",
+    re.I,
+)
+
+_EN_BE = {"am": "is", "'m": " is", "was": "was", "have": "has", "'ve": " has", "do": "does"}
+_EN_KEEP = frozenset(
+    "will would can could should must might may shall did was had".split() + "'ll 'd".split()
+)
+_EN_ADVERB = frozenset(
+    "also always never usually often really just still now mostly sometimes only even already "
+    "rarely generally actually probably definitely".split()
+)
+
+
+def _third_person(verb: str) -> str:
+    low = verb.lower()
+    if low in ("am",):
+        return "is"
+    if low == "have":
+        return "has"
+    if low in ("do", "go"):
+        return verb + "es"
+    if low in _EN_KEEP or low.endswith("ed") or not low.isalpha():
+        return verb
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _english(body: str, who: str, possessive: str) -> str:
+    """First person -> ``who`` (``The user``/``Tom``)."""
+    text = body
+    text = re.sub(r"\bI'm not\b", f"{who} is not", text)
+    text = re.sub(r"\bI don't\b", f"{who} doesn't", text)
+    text = re.sub(r"\bI do not\b", f"{who} does not", text)
+    text = re.sub(r"\bI'm\b", f"{who} is", text)
+    text = re.sub(r"\bI've\b", f"{who} has", text)
+    text = re.sub(r"\bI'll\b", f"{who} will", text)
+    text = re.sub(r"\bI'd\b", f"{who} would", text)
+
+    def verb(match: re.Match[str]) -> str:
+        adverbs, word = match.group("adv") or "", match.group("verb")
+        return f"{who} {adverbs}{_third_person(word)}"
+
+    text = re.sub(
+        r"\bI\s+(?P<adv>(?:(?:" + "|".join(_EN_ADVERB) + r")\s+)*)(?P<verb>[\w']+)", verb, text
+    )
+    text = re.sub(r"\b[Mm]y\b", possessive, text)
+    text = re.sub(r"\bmyself\b", "themselves" if who == "the user" else who, text)
+    text = re.sub(r"\bme\b", who, text)
+    text = re.sub(r"\bmine\b", possessive, text)
+    return text[0].upper() + text[1:] if text else text
+
+
+def _chinese(body: str, who: str) -> str:
+    text = re.sub(rf"我(?:的)?(?=(?:{_RELATIONS_ZH}))", f"{who}的", body)
+    text = text.replace("我的", f"{who}的").replace("我们", f"{who}家").replace("我", who)
+    return text.replace(f"{who}{who}", who)
+
+
+def strip_framing(text: str) -> str:
+    """``用户再次提到自己对花生过敏`` -> ``用户对花生过敏``; "The user mentioned again that he
+    is allergic..." -> "The user is allergic..."."""
+    match = _ZH_FRAME.match(text)
+    if match and len(text) - match.end() >= 3:
+        return match.group("who") + text[match.end() :]
+    match = _EN_FRAME.match(text)
+    if match:
+        rest = text[match.end() :]
+        return f"{match.group('who')} {rest}"
+    match = _EN_FRAME_ABOUT.match(text)
+    if match:
+        return f"{match.group('who')}'s {text[match.end() :]}"
+    return text
+
+
+def drop_question_tail(text: str) -> str:
+    """A statement followed by a question keeps only the statement."""
+    if not re.search(r"[?？吗呢]\s*$", text):
+        return text
+    match = _QUESTION_TAIL.search(text)
+    if match and match.start() >= 4:
+        return text[: match.start()]
+    return text
+
+
+def reword(spoken: Spoken, day: date) -> str:
+    """The item for a note line said by ``spoken.speaker`` on ``day``."""
+    body = _DISCOURSE_HEAD.sub("", spoken.body.strip()).strip() or spoken.body.strip()
+    body = drop_question_tail(body).rstrip("。.!！ ")
+    zh = bool(re.search(r"[\u4e00-\u9fff]", body))
+    if spoken.speaker is not None and not spoken.by_assistant:
+        if spoken.by_user:
+            who_zh, who_en, poss = "用户", "the user", "the user's"
+        else:
+            who_zh, who_en, poss = spoken.speaker, spoken.speaker, f"{spoken.speaker}'s"
+        if zh:
+            body = _chinese(body, who_zh)
+            if not body.startswith(who_zh) and not re.match(r"^[\u4e00-\u9fff]{2,4}的", body):
+                body = f"{who_zh}：{body}" if spoken.by_user is False else f"用户：{body}"
+        else:
+            body = _english(body, who_en, poss)
+            if not body.lower().startswith(who_en.lower()):
+                body = f"{who_en[0].upper()}{who_en[1:]}: {body}"
+    body = strip_framing(body)
+    text, _ = resolve(body, day)
+    return " ".join(text.split())

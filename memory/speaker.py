@@ -1,0 +1,60 @@
+"""Who said a note line: ``用户: …``, ``User: …``, ``张三：…``, ``[10:02] Alice: …``,
+``用户说：…``. A full-width colon needs no space after it; a label ("注意：", "Lesson:",
+"Error:") is not a speaker."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_PREFIX = re.compile(
+    r"^(?:\[[^\]]{1,20}\]\s*)?"
+    r"(?P<name>[^:：\s\[\]{}\"'(（][^:：\[\]{}\"]{0,24}?)"
+    r"\s*(?P<said>说|said|says|wrote)?\s*(?:[:：]\s*|[:]\s+)(?P<rest>\S.*)$",
+    re.S,
+)
+USER_NAMES = frozenset({"用户", "user", "the user", "我", "me", "u"})
+ASSISTANT_NAMES = frozenset({"助手", "assistant", "bot", "ai", "机器人", "系统", "system", "tool"})
+# Labels that head a line without naming a speaker.
+_LABELS = frozenset(
+    """
+    注意 教训 提醒 备注 待办 计划 决定 总结 更新 偏好 经验 结论 事实 问题 原因 目标 重点 状态
+    note notes lesson lessons reminder update todo plan plans decision summary fact facts goal
+    error warning info debug traceback exception status result output input tip important fyi
+    ps re fw http https file line question answer example q a tldr
+    """.split()
+)
+_NAME_SHAPE = re.compile(
+    r"^(?:[\u4e00-\u9fff]{1,5}|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}|[a-z][\w]{0,14}"
+    r"|[\u4e00-\u9fff]{1,3}[A-Za-z0-9]{0,4}|[A-Za-z]+\s?[\u4e00-\u9fff]{1,3})$"
+)
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """A note line split into its speaker (None when the line names none) and the rest."""
+
+    speaker: str | None
+    body: str
+
+    @property
+    def by_user(self) -> bool:
+        return self.speaker is None or self.speaker.lower() in USER_NAMES
+
+    @property
+    def by_assistant(self) -> bool:
+        return self.speaker is not None and self.speaker.lower() in ASSISTANT_NAMES
+
+
+def split(text: str) -> Spoken:
+    """``"用户说：你好呀"`` -> ``Spoken("用户", "你好呀")``; a label or prose stays whole."""
+    match = _PREFIX.match(text.strip())
+    if not match:
+        return Spoken(None, text.strip())
+    name = match.group("name").strip()
+    low = name.lower()
+    if low in USER_NAMES:
+        return Spoken("用户" if re.search(r"[\u4e00-\u9fff]", name) else "User", match["rest"])
+    if low in _LABELS or low.rstrip("s") in _LABELS or not _NAME_SHAPE.match(name):
+        return Spoken(None, text.strip())
+    return Spoken(name, match.group("rest").strip())

@@ -1,0 +1,77 @@
+"""The FAISS side: codes, removal by dead positions, compaction, exactness of float16."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memory.search import vector_index
+from memory.search.vector_index import Codec, VectorIndex
+
+
+def unit_vectors(n: int, dim: int = 16, seed: int = 0) -> np.ndarray:
+    data = np.random.default_rng(seed).normal(size=(n, dim)).astype(np.float32)
+    return data / np.linalg.norm(data, axis=1, keepdims=True)
+
+
+def exact(data: np.ndarray, ids: list[int], query: np.ndarray, k: int) -> list[int]:
+    scores = data @ query
+    order = np.argsort(-scores, kind="stable")[:k]
+    return [ids[i] for i in order]
+
+
+@pytest.mark.parametrize("codec", ["float32", "float16"])
+def test_search_matches_an_exact_scan(codec: str) -> None:
+    data = unit_vectors(300)
+    index = VectorIndex(Codec(codec, 16))
+    ids = list(range(1000, 1300))
+    index.add(ids, data)
+    for query in unit_vectors(20, seed=1):
+        found = [i for i, _ in index.search(query, 10)]
+        assert found == exact(data, ids, query, 10)
+
+
+def test_float16_codes_are_ieee_half_floats_and_decode_back() -> None:
+    data = unit_vectors(5)
+    codec = Codec("float16", 16)
+    codes = codec.encode(data)
+    assert codes.shape == (5, 32)
+    assert np.array_equal(codes.view(np.float16).astype(np.float32), codec.decode(codes))
+    assert np.allclose(codec.decode(codes), data, atol=1e-3)
+
+
+def test_removed_ids_never_come_back_and_compaction_keeps_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(vector_index, "COMPACT_MIN", 8)
+    data = unit_vectors(64)
+    index = VectorIndex(Codec("float32", 16))
+    index.add(list(range(64)), data)
+    index.remove(list(range(0, 6)))
+    assert index.positions == 64 and index.size == 58  # dead, not yet compacted
+    for query in data[:6]:
+        assert not {i for i, _ in index.search(query, 64)} & set(range(6))
+    index.remove(list(range(6, 12)))
+    assert index.positions == 52 and index.size == 52  # compacted
+    kept = list(range(12, 64))
+    for query in unit_vectors(10, seed=2):
+        assert [i for i, _ in index.search(query, 5)] == exact(data[12:], kept, query, 5)
+    index.add([5], data[5:6])
+    assert index.search(data[5], 1)[0][0] == 5
+
+
+def test_adding_an_id_again_replaces_its_vector() -> None:
+    data = unit_vectors(4)
+    index = VectorIndex(Codec("float32", 16))
+    index.add([1, 2], data[:2])
+    index.add([1], data[3:4])
+    assert index.size == 2 and index.search(data[3], 1)[0][0] == 1
+    assert all(i != 1 for i, _ in index.search(data[0], 2)[:1])
+
+
+def test_sq8_needs_ranges_for_every_dimension() -> None:
+    with pytest.raises(ValueError, match="every dimension"):
+        Codec("sq8", 4).make()
+    codec = Codec("sq8", 4, (-1.0,) * 4 + (2.0,) * 4)
+    codes = codec.encode(unit_vectors(3, dim=4))
+    assert codes.shape == (3, 4) and codes.dtype == np.uint8
