@@ -300,3 +300,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
         return 0
+    except OSError as exc:  # the disk refused (full, read-only) where no one said it better
+        where = f" {exc.filename}" if exc.filename else ""
+        print(
+            f"memory {args.command}: error: cannot write{where}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE

@@ -293,10 +293,13 @@ class MemorySearch:
             return action()
         except sqlite3.DatabaseError as exc:
             text = str(exc)
-            if "locked" in text or "busy" in text or isinstance(exc, sqlite3.ProgrammingError):
+            if (
+                isinstance(exc, sqlite3.ProgrammingError)
+                or store_module.not_damage(exc) == "locked"
+            ):
                 raise
-            if "disk is full" in text:  # not damage: setting the index aside would lose it
-                raise StorageError(f"cannot write the search index: {text}") from exc
+            if store_module.not_damage(exc) == "storage":  # a full disk damages nothing
+                raise StorageError(f"cannot update the search index ({text})") from exc
             self.close()
             store_module.set_aside(self.root.index_dir / "search.sqlite")
             log.warning("%s: the search index was damaged (%s); rebuilt", self.root.path, text)

@@ -136,6 +136,17 @@ def _open(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def not_damage(exc: sqlite3.DatabaseError) -> str | None:
+    """Why ``exc`` says nothing about the file's contents (a full disk, an I/O error, a
+    lock), or None when the database itself is damaged and may be set aside."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return "locked"
+    if "disk is full" in text or "disk I/O error" in text or "readonly" in text:
+        return "storage"
+    return None
+
+
 def set_aside(path: Path, suffix: str = "unreadable") -> Path:
     """Move a database (and its WAL files) out of the way; returns the new path."""
     for part in ("", "-wal", "-shm"):
@@ -155,10 +166,11 @@ def connect(path: Path) -> Opened:
     try:
         return Opened(_open(path), None)
     except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
+        why = not_damage(exc)
+        if why == "locked":
             raise Busy(f"the search index is locked by another process ({path})") from exc
-        if "disk is full" in str(exc):  # not damage: the index stays as it is
-            raise StorageError(f"cannot write the search index: {exc}") from exc
+        if why == "storage":
+            raise StorageError(f"cannot use the search index ({exc})") from exc
         reason = str(exc)
     except _OlderLayout:
         old = set_aside(path, "old")

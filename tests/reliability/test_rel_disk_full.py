@@ -5,22 +5,30 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 from rel_support import REPO, app_command, fill, small_disk
 
+from memory import clock
 from memory.dream import DreamOptions, run_dream
 from memory.paths import MemoryRoot
-from tests.memory.mem_support import NOW, at, note
+from tests.memory.mem_support import SHANGHAI, note
 
 
 def test_a_dream_on_a_full_disk_fails_in_one_line(tmp_path: Path) -> None:
     with small_disk(tmp_path / "disk", 256) as disk:
         root = MemoryRoot.at(disk / "root")
-        note(root, at(27), "用户最喜欢拿铁", "The user's sister Maria lives in Lisbon")
+        now = clock.now(SHANGHAI)  # the subprocess dreams at the project clock's today
+        note(
+            root,
+            now - timedelta(days=2),
+            "用户最喜欢拿铁",
+            "The user's sister Maria lives in Lisbon",
+        )
         options = DreamOptions(days=3, engine="extractive")
-        assert run_dream(root, options, model=None, now=at(27, 23, 58)).status == "done"
-        note(root, at(29), "用户改喝美式了", "The user plays tennis every Saturday")
+        assert run_dream(root, options, model=None, now=now - timedelta(days=2)).status == "done"
+        note(root, now, "用户改喝美式了", "The user plays tennis every Saturday")
         before = {p: p.read_bytes() for p in root.path.rglob("*") if p.is_file()}
         fill(disk)
         done = subprocess.run(
@@ -39,7 +47,7 @@ def test_a_dream_on_a_full_disk_fails_in_one_line(tmp_path: Path) -> None:
             p: b for p, b in before.items() if "locks" not in p.parts
         }
         (disk / "filler.bin").unlink()
-        assert run_dream(root, options, model=None, now=NOW).status == "done"
+        assert run_dream(root, options, model=None, now=now).status == "done"
 
 
 def test_the_terminal_bot_keeps_answering_on_a_full_disk(tmp_path: Path) -> None:
