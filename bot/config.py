@@ -95,6 +95,10 @@ class BotConfig(BaseModel):
     nightly_time: str = "23:55"
     nightly_spread_minutes: int = Field(default=4, ge=0, le=30)
     nightly_reports: StrictBool = True  # nightly dream results go to the chat's admins
+    dream_idle_minutes: int = Field(default=30, ge=0, le=24 * 60)  # 0: no idle trigger
+    dream_min_hours_between: float = Field(default=24.0, ge=0, le=24 * 30)
+    dream_min_new_kib: int = Field(default=8, ge=0, le=1024 * 1024)
+    memory_token_budget: int = Field(default=2000, ge=100, le=100_000)
     # search
     embedding_provider: Literal["auto", "local", "openai", "none"] = "auto"
     embedding_model: str | None = None

@@ -1,10 +1,10 @@
 """What happens when a dream finishes: its result is recorded and reported.
 
 A dream asked for in a chat (``/memory dream``, the console's Run dream) is reported to
-that chat. A nightly dream is reported to the chat's admins (with ``nightly_reports``
-on): a private chat's own user, the owner for the owner's memory, and for a group the
-configured ``admin_users`` of its platform the bot already talks to privately. Either way
-the result is logged, so no dream ends unseen.
+that chat. A nightly dream (and one the idle or pressure trigger started) is reported to
+the chat's admins (with ``nightly_reports`` on): a private chat's own user, the owner for
+the owner's memory, and for a group the configured ``admin_users`` of its platform the bot
+already talks to privately. Either way the result is logged, so no dream ends unseen.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from bot.config import BotConfig
 from bot.dream_worker import DreamOutcome, format_report
+from bot.material import memory_digest
 from bot.messages import Scope
 from bot.scope_state import clear_changed, record_dream
 from bot.scopes import ScopeDirectory
@@ -21,6 +22,11 @@ from bot.scopes import ScopeDirectory
 log = logging.getLogger(__name__)
 
 Send = Callable[[Scope, str], None]
+KINDS = {  # how a dream nobody asked for in the chat is announced to its admins
+    "nightly": "Nightly dream",
+    "idle": "Dream after a quiet spell",
+    "pressure": "Dream to bring MEMORY.md under its budget",
+}
 
 
 class DreamReporter:
@@ -33,7 +39,13 @@ class DreamReporter:
 
     def __call__(self, outcome: DreamOutcome) -> None:
         job, report = outcome.job, outcome.report
-        record_dream(job.root, report, outcome.finished)
+        record_dream(
+            job.root,
+            report,
+            outcome.finished,
+            material=outcome.material,
+            memory_digest=memory_digest(job.root),
+        )
         if report.status in {"done", "skipped"}:
             clear_changed(job.root, outcome.changes_seen)
         level = logging.WARNING if report.status == "failed" else logging.INFO
@@ -47,8 +59,9 @@ class DreamReporter:
         if not self.config.nightly_reports or report.status == "skipped":
             return
         title = job.scope.title or job.scope.key
+        kind = KINDS.get(job.origin, "Dream")
         for admin in self.recipients(job.scope):
-            prefix = "Nightly dream" if admin == job.scope else f"Nightly dream of {title}"
+            prefix = kind if admin == job.scope else f"{kind} of {title}"
             self._send(admin, f"{prefix}: {text}")
 
     def recipients(self, scope: Scope) -> list[Scope]:

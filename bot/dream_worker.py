@@ -11,11 +11,12 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
 from bot.config import BotConfig
+from bot.material import material_sizes
 from bot.messages import Scope
 from bot.scope_state import changes
 from memory.dream.model import DreamReport, EngineName
@@ -26,7 +27,7 @@ from memory.paths import MemoryRoot
 log = logging.getLogger(__name__)
 
 
-Origin = Literal["command", "nightly"]
+Origin = Literal["command", "nightly", "idle", "pressure"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class DreamOutcome:
     report: DreamReport
     finished: datetime
     changes_seen: int = 0  # the root's change count when the dream started
+    material: dict[str, int] = field(default_factory=dict)  # note/log sizes at its start
 
 
 class DreamWorker:
@@ -125,12 +127,13 @@ class DreamWorker:
             if job is None:
                 return
             seen = changes(job.root)  # notes written after this are not in the dream
+            material = material_sizes(job.root, self.clock().date())
             try:
                 report = self.run(job)
             except Exception as exc:  # reported below, never silently
                 log.exception("dream for %s failed", job.scope.key)
                 report = DreamReport("failed", reason=_one_line(exc))
-            outcome = DreamOutcome(job, report, self.clock(), seen)
+            outcome = DreamOutcome(job, report, self.clock(), seen, material)
             try:
                 self.on_done(outcome)
             except Exception:

@@ -55,13 +55,16 @@ class Bot:
     # lifecycle ---------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the dream worker and the nightly schedule (which catches up at once)."""
+        """Start the dream worker, the nightly schedule (which catches up at once) and the
+        idle and pressure triggers."""
         self.services.dreams.start()
         self.services.nightly.start()
+        self.services.triggers.start()
 
     def shutdown(self) -> None:
         """Finish pending dreams, save every session, close plugins and indexes."""
         self.services.nightly.stop()
+        self.services.triggers.stop()
         self.services.dreams.stop()
         self.conversations.save_all()
         self.plugins.close()

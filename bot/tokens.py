@@ -7,20 +7,11 @@ prose and errs on the safe side for code. Each message adds a fixed overhead of 
 
 from __future__ import annotations
 
-import math
-import re
+from memory.tokens import estimate_tokens
 
-_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+__all__ = ["MESSAGE_OVERHEAD", "estimate_tokens", "message_tokens"]
+
 MESSAGE_OVERHEAD = 4
-
-
-def estimate_tokens(text: str) -> int:
-    """Estimated tokens of ``text`` (0 for the empty string)."""
-    if not text:
-        return 0
-    wide = len(_WIDE.findall(text))
-    rest = len(text) - wide
-    return wide + math.ceil(rest / 4)
 
 
 def message_tokens(text: str) -> int:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from bot.dream_worker import DreamJob
 from bot.errors import StopPropagation
 from bot.scope_state import dreaming_enabled, set_dreaming
+from bot.triggers import manual
 from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
 from memory.wording import plural
@@ -111,6 +112,7 @@ class CommandsPlugin(Plugin):
         job = DreamJob.configured(config, ctx.scope, ctx.root, days=days)
         if not self.services.dreams.submit(job):
             return "A dream is already running for this chat; I will report when it is done."
+        self.services.triggers.record(ctx.root, manual(), ctx.now)
         return (
             f"Dream started over the last {plural(days, 'day')} of notes; I will report when done."
         )

@@ -28,6 +28,7 @@ class DreamingInfo:
     undone_at: str | None  # the last dream's result was undone since
     changed_since_dream: bool
     running: bool
+    last_trigger: dict[str, Any] | None = None  # the last trigger decision (run or skip, why)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -55,7 +56,24 @@ def dreaming_info(services: BotServices, root: MemoryRoot) -> DreamingInfo:
         undone_at=undone,
         changed_since_dream=state.changed,
         running=services.dreams.busy(root),
+        last_trigger=_trigger(root),
     )
+
+
+def _trigger(root: MemoryRoot) -> dict[str, Any] | None:
+    from bot.trigger_watch import last_decision
+
+    recorded = last_decision(root)
+    if recorded is None:
+        return None
+    decision = recorded.decision
+    return {
+        "time": recorded.time,
+        "decision": "run" if decision.run else "skip",
+        "trigger": decision.trigger,
+        "gate": decision.gate,
+        "reason": decision.reason,
+    }
 
 
 def _after(a: str, b: str) -> bool:
@@ -94,6 +112,12 @@ def dreaming_text(services: BotServices, root: MemoryRoot) -> str:
     lines.append(f"Last dream: {last}")
     if info.last_skip:
         lines.append(f"Since then: skipped at {info.last_skip.at} ({info.last_skip.reason})")
+    if info.last_trigger:
+        t = info.last_trigger
+        verb = "started" if t["decision"] == "run" else "held back"
+        lines.append(
+            f"Last trigger decision ({t['time']}): {t['trigger']} dream {verb}: {t['reason']}"
+        )
     return "\n".join(lines)
 
 
