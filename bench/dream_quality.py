@@ -311,6 +311,11 @@ def measure(scenario: Scenario, root: Path, counts: Counts) -> None:
             out = not any(old.match(i.text) for i in items)
             kept = any(old.match(a.text) for a in archive)
             counts.retired += out and kept
+            if not (out and kept):
+                still = [i.text for i in items if old.match(i.text)]
+                counts.notes.append(
+                    f"{scenario.name}: {fact.id} old value kept: {still or 'not archived'}"
+                )
     counts.chatter = len(scenario.chatter)
     flat_items = [_flat(i.text) for i in items]
     for text in scenario.chatter:
@@ -410,12 +415,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", action="store_true", help="print every failure noted")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--cold", action="store_true", help="no shared embedding cache")
+    parser.add_argument("--keep", help="run in this folder and keep the memory roots")
     args = parser.parse_args(argv)
     splits = ("dev", "heldout") if args.split == "all" else (args.split,)
     restore = switch_off(args.without)
     results: dict[str, dict[str, object]] = {}
     try:
-        with tempfile.TemporaryDirectory(prefix="cowdream-quality-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="cowdream-quality-") as scratch:
+            tmp = args.keep or scratch
             for split in splits:
                 scenarios = [s for s in load(split) if not args.scenario or s.name in args.scenario]
                 total, by_tag, per = Counts(), defaultdict(Counts), {}

@@ -24,7 +24,7 @@ from memory.paths import NOTE_NAME, MemoryRoot
 from memory.provenance import strip_comments
 from memory.textfile import read_optional
 from memory.transaction import Fault, Transaction
-from memory.wording import plural
+from memory.wording import plural, quoted
 
 MIN_CHARS = 2
 TOMBSTONE = "- [forgotten]"
@@ -45,10 +45,10 @@ class ForgetPlan:
 
     def summary(self) -> str:
         if not self.matches:
-            return f"nothing mentions {self.text!r}"
+            return f"nothing mentions {quoted(self.text)}"
         lines, files = len(self.matches), len(self.files)
         verb = "mentions" if lines == 1 else "mention"
-        return f"{plural(lines, 'line')} in {plural(files, 'file')} {verb} {self.text!r}"
+        return f"{plural(lines, 'line')} in {plural(files, 'file')} {verb} {quoted(self.text)}"
 
 
 def _files(root: MemoryRoot) -> list[Path]:

@@ -10,7 +10,7 @@ is too; only the start-up and the memory change.
 
 :meth:`LazyFrequencies.prefetch` reads every dictionary entry a run of text can touch in a
 few queries (one per word length, following the prefix property jieba's DAG relies on);
-later lookups are served from a bounded memo.
+what was read stays, up to ``MEMO_LIMIT`` entries.
 """
 
 from __future__ import annotations
@@ -19,12 +19,10 @@ import contextlib
 import os
 import sqlite3
 import tempfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 MEMO_LIMIT = 200_000  # entries kept from earlier lookups before the memo starts afresh
-_MISSING = -1
 
 
 def cache_dirs() -> Iterator[Path]:
@@ -92,64 +90,50 @@ def dictionary_path() -> Path | None:
     return None
 
 
-class LazyFrequencies:
-    """The ``FREQ`` mapping of a ``jieba.Tokenizer``, read from SQLite as needed."""
+class LazyFrequencies(dict[str, int]):
+    """The ``FREQ`` mapping of a ``jieba.Tokenizer``: a plain dict holding the entries
+    :meth:`prefetch` read, so jieba's own lookups run at dict speed.
+
+    Correct by the prefix property: after ``prefetch(text)`` every dictionary entry that is
+    a substring of ``text`` reachable through its prefixes is present, and any substring
+    that is absent has a prefix that is not in the dictionary, so it is not in it either:
+    ``in``, ``[]`` and ``get`` give jieba exactly the whole dictionary's answers for
+    ``text``. Callers run ``prefetch`` and the cut under one lock (:mod:`memory.segment`).
+    """
 
     def __init__(self, path: Path) -> None:
+        super().__init__()
         self._conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
-        self._lock = threading.Lock()
-        self._memo: dict[str, int] = {}
+        self._absent: set[str] = set()
         self.total = int(self._conn.execute("SELECT n FROM total").fetchone()[0])
 
     def _fetch(self, words: list[str]) -> None:
-        """Look ``words`` up (under the lock) and remember hits and misses alike."""
-        if len(self._memo) > MEMO_LIMIT:
-            self._memo.clear()
         for start in range(0, len(words), 900):
             part = words[start : start + 900]
             marks = ",".join("?" * len(part))
             sql = f"SELECT word, n FROM freq WHERE word IN ({marks})"
             found = dict(self._conn.execute(sql, part))
-            for word in part:
-                self._memo[word] = int(found.get(word, _MISSING))
-
-    def _value(self, word: str) -> int:
-        value = self._memo.get(word)
-        if value is None:
-            with self._lock:
-                self._fetch([word])
-                value = self._memo.get(word, _MISSING)
-        return value
+            self.update(found)
+            self._absent.update(w for w in part if w not in found)
 
     def prefetch(self, text: str) -> None:
-        """Read every entry jieba's DAG over ``text`` can ask for: all substrings whose
-        shorter prefixes are in the dictionary (the prefix dictionary holds every prefix of
-        every word), one query per length."""
-        with self._lock:
-            starts = list(range(len(text)))
-            length = 1
-            while starts:
-                wanted = {text[k : k + length] for k in starts if k + length <= len(text)}
-                self._fetch([w for w in wanted if w not in self._memo])
-                starts = [
-                    k
-                    for k in starts
-                    if k + length < len(text) and self._memo.get(text[k : k + length], 0) >= 0
-                ]
-                length += 1
-
-    def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and self._value(word) >= 0
-
-    def __getitem__(self, word: str) -> int:
-        value = self._value(word)
-        if value < 0:
-            raise KeyError(word)
-        return value
-
-    def get(self, word: str, default: int | None = None) -> int | None:
-        value = self._value(word)
-        return default if value < 0 else value
+        """Read every entry jieba's DAG over ``text`` can reach, one query per length."""
+        if len(self) + len(self._absent) > MEMO_LIMIT:
+            self.clear()
+            self._absent.clear()
+        active = list(range(len(text)))
+        length = 1
+        while active:
+            pieces = [text[k : k + length] for k in active]
+            unknown = {p for p in pieces if p not in self and p not in self._absent}
+            if unknown:
+                self._fetch(sorted(unknown))
+            active = [
+                k
+                for k, p in zip(active, pieces, strict=True)
+                if p in self and k + length < len(text)
+            ]
+            length += 1
 
     def close(self) -> None:
         self._conn.close()

@@ -15,6 +15,14 @@ _FIELD = re.compile(r"^(?P<key>[a-z_]+)\s*:\s*(?P<value>.*)$")
 _ANY_COMMENT = re.compile(r"\s*<!--.*?-->")
 
 
+def _root_relative(path: str) -> bool:
+    """A path that can only name a file inside a root: relative, no ``..``, no ``~``,
+    no backslash (a bogus ``../../etc/passwd`` is no source)."""
+    if path.startswith(("/", "~")) or "\\" in path or "\x00" in path:
+        return False
+    return ".." not in path.split("/")
+
+
 @dataclass(frozen=True, order=True)
 class SourceRef:
     """Lines ``start``..``end`` (1-based, inclusive) of the root-relative file ``path``."""
@@ -30,9 +38,10 @@ class SourceRef:
             return None
         start = int(match.group("start"))
         end = int(match.group("end") or start)
-        if start < 1 or end < start:
+        path = match.group("path").strip()
+        if start < 1 or end < start or not _root_relative(path):
             return None
-        return cls(match.group("path").strip(), start, end)
+        return cls(path, start, end)
 
     def __str__(self) -> str:
         if self.end == self.start:

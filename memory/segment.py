@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 _init_lock = threading.Lock()
+_cut_lock = threading.Lock()
 _tokenizer: Any = None  # a jieba.Tokenizer, made on first use (jieba is imported lazily)
 _lazy: Any = None  # its LazyFrequencies, when the SQLite dictionary could be used
 
@@ -89,9 +90,12 @@ def _ensure_jieba() -> Any:
 
 def _cjk_words(run: str, *, for_search: bool) -> list[str]:
     tokenizer = _ensure_jieba()
-    if _lazy is not None:
-        _lazy.prefetch(run)
-    words = tokenizer.lcut_for_search(run) if for_search else tokenizer.lcut(run)
+    if _lazy is None:
+        words = tokenizer.lcut_for_search(run) if for_search else tokenizer.lcut(run)
+    else:
+        with _cut_lock:  # the entries a cut reads stay until it is done
+            _lazy.prefetch(run)
+            words = tokenizer.lcut_for_search(run) if for_search else tokenizer.lcut(run)
     return [w for w in words if w.strip()]
 
 

@@ -64,5 +64,7 @@ def read_jsonl(path: Path) -> list[Turn]:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise UsageError(f"{path.name} line {number}: invalid JSON ({exc.msg})") from exc
+        except RecursionError:
+            raise UsageError(f"{path.name} line {number}: JSON nested too deeply") from None
         turns.append(parse_turn(data, f"{path.name} line {number}"))
     return turns

@@ -19,7 +19,7 @@ from bot.scope_state import dreaming_enabled, set_dreaming
 from bot.triggers import manual
 from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
-from memory.wording import plural
+from memory.wording import plural, quoted
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, MessageReceived
 from plugins.status_text import dreaming_text, status_text
@@ -121,8 +121,8 @@ class CommandsPlugin(Plugin):
         limit = int(self.config["search_results"])
         hits = self.services.search.search(ctx.root, query, limit=limit, min_score=0.0)
         if not hits:
-            return f"No memory matches {query!r}."
-        lines = [f"Memory hits for {query!r}:"]
+            return f"No memory matches {quoted(query)}."
+        lines = [f"Memory hits for {quoted(query)}:"]
         for n, hit in enumerate(hits, 1):
             where = f"{hit.path}#L{hit.start_line}"
             if hit.end_line != hit.start_line:
@@ -156,7 +156,7 @@ class CommandsPlugin(Plugin):
         plan = plan_forget(ctx.root, text)
         turns = self.services.conversations.forget(ctx.scope, text, apply=False)
         if not plan.matches and not turns:
-            return f"Nothing in this chat's memory matches {text!r}."
+            return f"Nothing in this chat's memory matches {quoted(text)}."
         with self._lock:
             self._forget[key] = (plan, ctx.now)
         shown = "\n".join(

@@ -3,12 +3,12 @@ in the notes' language. A second dream on the same day appends a new section."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from datetime import datetime
 
 from memory.dream.model import DreamInputs, DreamReport, Proposal, new_items
 from memory.segment import has_cjk
-
-SHOW = 5
 
 
 def notes_language(inputs: DreamInputs) -> str:
@@ -17,8 +17,7 @@ def notes_language(inputs: DreamInputs) -> str:
     return "zh" if texts and cjk * 2 >= len(texts) else "en"
 
 
-def _quote(text: str, limit: int = 60) -> str:
-    text = text if len(text) <= limit else text[: limit - 1] + "…"
+def _quote(text: str) -> str:
     return f"“{text}”"
 
 
@@ -42,48 +41,35 @@ def entry(
         lines += ["", proposal.model_diary]
     lines.append("")
     added = new_items(inputs.prior, proposal.keep)
-    label = {
-        "merged": ("合并", "Merged"),
-        "added": ("新增", "Added"),
-        "superseded": ("被新说法取代", "Superseded"),
-        "archived": ("移入归档", "Archived"),
-        "rejected": ("拒绝（无依据）", "Rejected (not grounded)"),
-        "dropped": ("略过的闲聊", "Chatter left out"),
-    }
-
-    def head(key: str, count: int) -> str:
-        zh_label, en_label = label[key]
-        return f"- {zh_label}：{count} 条" if zh else f"- {en_label}: {count}"
-
-    def more(shown: int, total: int) -> list[str]:
-        if total <= shown:
-            return []
-        return [f"  - ……另有 {total - shown} 条" if zh else f"  - … and {total - shown} more"]
-
-    lines.append(head("merged", report.merged))
-    for item, folded in proposal.merges[:SHOW]:
-        lines.append(f"  - {_quote(item.text)} ← {folded + 1} {'处' if zh else 'mentions'}")
-    lines += more(min(SHOW, len(proposal.merges)), len(proposal.merges))
-    lines.append(head("added", report.added))
-    lines += [f"  - {_quote(i.text)}" for i in added[:SHOW]]
-    lines += more(min(SHOW, len(added)), len(added))
-    lines.append(head("superseded", report.superseded))
-    lines += [
-        f"  - {_quote(old.text)} → {_quote(new.text)}" for old, new in proposal.superseded[:SHOW]
-    ]
-    lines += more(min(SHOW, len(proposal.superseded)), len(proposal.superseded))
-    lines.append(head("archived", report.archived))
-    reasons: dict[str, int] = {}
-    for _, reason in proposal.archive:
-        reasons[reason] = reasons.get(reason, 0) + 1
-    if reasons:
-        named = [(ARCHIVE_REASONS.get(r, r) if zh else r, n) for r, n in sorted(reasons.items())]
-        lines.append("  - " + ("，" if zh else ", ").join(f"{r}: {n}" for r, n in named))
-    lines.append(head("rejected", report.rejected))
-    # The rejected text itself is never written anywhere, not even here: only why.
-    lines += [f"  - {_why(why, zh)}" for _, why in proposal.rejected[:SHOW]]
-    lines += more(min(SHOW, len(proposal.rejected)), len(proposal.rejected))
-    lines.append(head("dropped", proposal.dropped))
+    out = _Lines(zh)
+    out.head("merged", report.merged)
+    out.items(
+        f"{_quote(i.text)} ← {n + 1} {'处' if zh else 'mentions'}" for i, n in proposal.merges
+    )
+    out.head("added", report.added)
+    out.items(_quote(i.text) for i in added)
+    if proposal.rewrites:
+        out.head("reworded", len(proposal.rewrites))
+        out.items(f"{_quote(old.text)} → {_quote(new.text)}" for old, new in proposal.rewrites)
+    out.head("superseded", report.superseded)
+    out.items(f"{_quote(old.text)} → {_quote(new.text)}" for old, new in proposal.superseded)
+    out.head("archived", report.archived)
+    for reason in sorted({r for _, r in proposal.archive}):
+        name = ARCHIVE_REASONS.get(reason, (reason, reason))[0 if zh else 1]
+        out.items(
+            f"{name}：{_quote(i.text)}" if zh else f"{name}: {_quote(i.text)}"
+            for i, r in proposal.archive
+            if r == reason
+        )
+    out.head("rejected", report.rejected)
+    out.items(
+        f"{_quote(text)}：{_why(why, zh)}" if zh else f"{_quote(text)}: {why}"
+        for text, why in proposal.rejected
+    )
+    if report.engine == "llm":
+        out.head("corrected", proposal.corrected)
+    out.head("dropped", proposal.dropped)
+    lines += out.lines
     lines.append("")
     if zh:
         lines.append(f"现在 MEMORY.md 有 {report.items} 条记忆。")
@@ -93,7 +79,43 @@ def entry(
     return "\n".join(lines) + "\n"
 
 
-ARCHIVE_REASONS = {"superseded": "被取代", "overflow": "超出上限", "pruned": "未被保留"}
+LABELS = {
+    "merged": ("合并", "Merged"),
+    "added": ("新增", "Added"),
+    "reworded": ("改写", "Reworded"),
+    "superseded": ("被新说法取代", "Superseded"),
+    "archived": ("移入归档", "Archived"),
+    "rejected": ("拒绝", "Rejected"),
+    "corrected": ("经检查修正或拒绝的模型条目", "Model items corrected or rejected by the checks"),
+    "dropped": ("略过的闲聊", "Chatter left out"),
+}
+
+
+class _Lines:
+    """The diary's list: a count per heading, then every item it names (in full: the
+    diary file keeps the whole list; a chat message may shorten it)."""
+
+    def __init__(self, zh: bool) -> None:
+        self.zh = zh
+        self.lines: list[str] = []
+
+    def head(self, key: str, count: int) -> None:
+        zh_label, en_label = LABELS[key]
+        self.lines.append(f"- {zh_label}：{count} 条" if self.zh else f"- {en_label}: {count}")
+
+    def items(self, texts: Iterable[str]) -> None:
+        self.lines += [f"  - {t}" for t in texts]
+
+
+ARCHIVE_REASONS = {
+    "superseded": ("被取代", "superseded"),
+    "overflow": ("超出上限", "overflow"),
+    "pruned": ("未被保留", "pruned"),
+    "expired": ("已过期", "expired"),
+    "merged": ("并入另一条", "merged"),
+    "chatter": ("闲聊", "chatter"),
+    "cold": ("久未使用", "cold"),
+}
 REJECTION_REASONS = (
     ("cites a line that does not exist", "引用的行不存在"),
     ("cites a file that is not among the inputs", "引用的文件不在本次输入中"),
@@ -102,16 +124,29 @@ REJECTION_REASONS = (
     ("not supported by its sources", "原文不支持这条内容"),
     ("the number", "数字在原文中找不到"),
     ("empty text", "内容为空"),
+    ("chatter, not a lasting fact", "闲聊，不是长期事实"),
+    ("an older value beside its replacement", "旧值，已有新说法"),
 )
 
 
 def _why(reason: str, zh: bool) -> str:
+    """The reason in the diary's language (Chinese reasons carry no English)."""
     if not zh:
         return reason
     for prefix, chinese in REJECTION_REASONS:
         if reason.startswith(prefix):
-            return f"{chinese}（{reason}）"
-    return reason
+            detail = reason[len(prefix) :].strip(" :()")
+            quoted = re.findall(r"“[^”]*”", detail)
+            number = re.findall(r"\d+(?:\.\d+)?", detail)
+            if quoted:
+                return f"{chinese}{quoted[0]}"
+            ref = re.findall(r"\S+#L\d+(?:-L?\d+)?|\S+\.md", detail)
+            if ref:
+                return f"{chinese}（{ref[0]}）"
+            if number and prefix in ("not supported by its sources", "the number"):
+                return f"{chinese}（{number[0]}）"
+            return chinese
+    return "其他原因"
 
 
 def append_entry(old: str, day: str, text: str) -> str:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from memory.dream.judge.dates import find
 from memory.dream.model import DreamInputs
 from memory.provenance import SourceRef, strip_comments
 from memory.segment import content_words
@@ -79,6 +80,21 @@ def support(item: str, sources: Sequence[str]) -> float:
     return max(word_share, gram_share)
 
 
+def _resolved_numbers(
+    refs: Sequence[SourceRef], sources: Sequence[str], inputs: DreamInputs
+) -> frozenset[str]:
+    """The numbers of the dates the cited lines name ("明天" in a note of 2026-11-24 gives
+    2026, 11, 25): an item may write a relative date as the absolute one."""
+    days = [n.day for n in inputs.notes if any(n.path == r.path for r in refs)]
+    anchor = max(days) if days else inputs.today
+    out: set[str] = set()
+    for span in find(" ".join(sources), anchor):
+        for day in (span.first, span.last):
+            out.update({str(day.year), f"{day.month:02d}", str(day.month), f"{day.day:02d}"})
+            out.add(str(day.day))
+    return frozenset(out)
+
+
 def verify(
     text: str,
     refs: Sequence[SourceRef],
@@ -94,8 +110,9 @@ def verify(
     if missing:
         return Verdict(False, 0.0, missing)
     joined = " ".join(sources)
+    dated = _resolved_numbers(refs, sources, inputs)
     for number in _NUMBER.findall(text):
-        if number not in joined:
+        if number not in joined and number not in dated:
             return Verdict(False, 0.0, f"the number {number} is not in its sources")
     share = support(text, sources)
     if share >= SUPPORT_THRESHOLD:

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from memory.dream.grounding import Similarity, verify
+from memory.dream.judge import postcheck
 from memory.dream.judgement import same_fact, supersedes
 from memory.dream.model import MAX_DAYS, DreamInputs, Proposal
 from memory.dream.sections import section_for
@@ -135,6 +136,7 @@ class LLMEngine:
             if lines > 1:
                 proposal.merged += lines - 1
             proposal.keep.append(MemoryItem(text, sources, section))
+        postcheck.check(inputs, proposal)
         # Every verified item in the model's order: the deep phase admits them under the cap.
         self._archive_left_out(inputs, proposal)
         return proposal
@@ -164,9 +166,22 @@ class LLMEngine:
 
     @staticmethod
     def _archive_left_out(inputs: DreamInputs, proposal: Proposal) -> None:
+        """Prior items the model left out go to the archive as they were; one whose lines a
+        kept item cites in other words is a rewrite, reported in the diary."""
         kept_lines = cited_lines(proposal.keep)
+        archived = {id(item) for item, _ in proposal.archive}
+        texts = {k.text for k in proposal.keep}
         for old in inputs.prior:
+            if id(old) in archived:
+                continue
             if ref_lines(old.sources) <= kept_lines:
+                if old.text not in texts:
+                    new = next(
+                        (k for k in proposal.keep if ref_lines(old.sources) & ref_lines(k.sources)),
+                        None,
+                    )
+                    if new is not None:
+                        proposal.rewrites.append((old, new))
                 continue
             newer = next((k for k in proposal.keep if supersedes(k.text, old.text)), None)
             if newer is not None:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from memory.search import vector_packs
 from memory.search.embeddings.base import EmbeddingError, EmbeddingProvider
 from memory.search.embeddings.registry import ProviderConfig, build, resolve
 from memory.search.store import Store, StoredChunk
@@ -28,6 +29,7 @@ from memory.search.vector_index import Codec, VectorIndex
 
 Progress = Callable[[str], None]
 DEFAULT_CODEC = "float16"
+PACK_DELTA_MIN, PACK_DELTA_SHARE = 256, 0.02  # changes before the checkpoint is rewritten
 
 
 class VectorSide:
@@ -57,6 +59,7 @@ class VectorSide:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._started = False
+        self._delta = 0  # chunks added or removed since the packed checkpoint
 
     @property
     def explicit(self) -> bool:
@@ -98,26 +101,87 @@ class VectorSide:
             self.model = self.store.model_id(self.provider.key, dim, self.codec_name)
             self.index = VectorIndex(self._codec(dim))
 
-    def load(self) -> None:
-        """Fill FAISS from the cache for every current chunk; queue the rest."""
+    def load(self, generation: str | None) -> None:
+        """Fill FAISS for every current chunk, from the packed checkpoint when it matches
+        (then only what happened since is replayed), else from the cache; queue the rest."""
         if self.provider is None:
             return
         self.model, self.index = None, None
         self.ids.clear()
         self._pending.clear()
+        self._delta = 0
         known = self.store.model_of(self.provider.key)
         if known is not None and known[2] == self.codec_name:
             self._register(known[1])
         legacy = self.store.legacy_vectors(self.provider.key)
         if legacy:
             self._carry_over(legacy)
-        if self.model is not None and self.index is not None:
-            for rows in self.store.coded_chunks(self.model):
-                self._add_codes([int(i) for i, _ in rows], [bytes(c) for _, c in rows])
-            pending = self.store.uncoded_chunks(self.model)
-        else:
-            pending = [(c.id, c.text_hash, c.text) for c in self.store.chunks_after(0)]
-        self._pending = {i: (h, t) for i, h, t in pending}
+        if self.model is None or self.index is None:
+            self._pending = {c.id: (c.text_hash, c.text) for c in self.store.chunks_after(0)}
+            return
+        if not self._load_pack(generation):
+            self._load_cache()
+
+    def _load_pack(self, generation: str | None) -> bool:
+        assert self.model is not None and self.index is not None
+        codec = self.index.codec
+        state = vector_packs.state_of(self.store.conn, self.model)
+        if state is None or (state.generation, state.codec, state.dim) != (
+            generation,
+            codec.name,
+            codec.dim,
+        ):
+            return False
+        removed, _, first = self.store.removed_since(state.removed_seq)
+        if first > state.removed_seq + 1:
+            return False  # the deletion log no longer reaches back to the checkpoint
+        pack = vector_packs.read(self.store.conn, self.model, codec.code_size)
+        if pack is None:
+            return False
+        self.index.fill(pack.parts)
+        for ids, _ in pack.parts:
+            self.ids.update(ids.tolist())
+        if removed:
+            self.index.remove(removed)
+            self.ids.difference_update(removed)
+        waiting = self.store.chunks(pack.pending.tolist())
+        fresh = [*self.store.chunks_after(state.last_chunk), *waiting.values()]
+        self.apply(fresh, [])
+        self._delta = len(removed) + len(fresh)
+        return True
+
+    def _load_cache(self) -> None:
+        """The full load: every chunk's hash joined to the cached codes, in numpy."""
+        assert self.model is not None and self.index is not None
+        ids, hashes = self.store.chunk_keys()
+        cached, codes = self.store.model_codes(self.model, self.index.codec.code_size)
+        order = np.argsort(cached)
+        where = np.searchsorted(cached[order], hashes)
+        where = np.minimum(where, max(len(cached) - 1, 0))
+        found = cached[order][where] == hashes if len(cached) else np.zeros(len(ids), bool)
+        present = ids[found].tolist()
+        self.index.add_codes(present, codes[order[where[found]]])
+        self.ids.update(present)
+        missing = self.store.chunks(ids[~found].tolist())
+        self._pending = {c.id: (c.text_hash, c.text) for c in missing.values()}
+        self._delta = len(ids)
+
+    def checkpoint(self, generation: str | None, last_chunk: int, removed_seq: int) -> bool:
+        """Pack the index (the caller holds the write lock and has caught up with the
+        database) when enough changed since the last pack; the caller commits."""
+        index, model = self.index, self.model
+        if index is None or model is None or index.size < vector_packs.PACK_MIN:
+            return False
+        if self._delta < max(PACK_DELTA_MIN, PACK_DELTA_SHARE * index.size):
+            return False
+        ids, codes = index.export()
+        state = vector_packs.PackState(
+            generation, index.codec.name, index.dim, last_chunk, removed_seq, len(ids)
+        )
+        pending = np.fromiter(self._pending, np.int64, len(self._pending))
+        vector_packs.write(self.store.conn, model, state, ids, codes, pending)
+        self._delta = 0
+        return True
 
     def _carry_over(self, legacy: list[tuple[bytes, bytes]]) -> None:
         """Convert float32 vectors kept from an older index layout to this codec."""
@@ -145,6 +209,7 @@ class VectorSide:
         if self.index is not None and removed:
             self.index.remove(removed)
         self.ids.difference_update(removed)
+        self._delta += len(removed) + len(added)
         for i in removed:
             self._pending.pop(i, None)
         cached = (
@@ -200,6 +265,7 @@ class VectorSide:
                 self._add_codes([i for i, _ in live], [c for _, c in live])
                 for i, _ in live:
                     self._pending.pop(i, None)
+                self._delta += len(live)
                 remaining = len(self._pending)
             done += len(texts)
             if progress:

@@ -39,7 +39,6 @@ from memory.search.indexer import FileEntry, SyncChanges, sync_entries
 from memory.search.keyword_index import TOKENIZER_VERSION, KeywordIndex
 from memory.search.ranker import RankSettings, rank
 from memory.search.store import SCHEMA_VERSION, FileRow, Store
-from memory.search.vector_index import CODECS
 from memory.segment import segmenter_id
 
 Source = Literal["vector", "keyword", "hybrid"]
@@ -48,6 +47,7 @@ log = logging.getLogger(__name__)
 
 DEPTH_MIN, DEPTH_PER_HIT = 100, 20  # candidates asked of each side per search
 MAX_LIMIT = 1000
+SETTABLE_CODECS = ("float16", "float32")  # sq8 needs per-dimension ranges (bench only)
 LOCK_WAIT_S = 30.0  # how long ``index`` waits for another process's write
 PRUNE_MIN, PRUNE_SHARE = 2000, 0.1  # removed chunks before unused cached vectors are dropped
 
@@ -74,8 +74,9 @@ class SearchSettings:
         if self.provider not in PROVIDERS:
             names = ", ".join(PROVIDERS)
             raise UsageError(f"unknown embedding provider {self.provider!r}; choose one of {names}")
-        if self.vector_codec not in CODECS:
-            raise UsageError(f"unknown vector codec {self.vector_codec!r}; one of {CODECS}")
+        if self.vector_codec not in SETTABLE_CODECS:
+            names = ", ".join(SETTABLE_CODECS)
+            raise UsageError(f"unknown vector codec {self.vector_codec!r}; choose one of {names}")
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,7 @@ class MemorySearch:
         state.data_version = state.store.data_version()
         state.current = state.store.get_meta("signature") == self._signature
         if state.current:
-            state.vectors.load()
+            state.vectors.load(state.generation)
 
     def _follow(self, state: _Open) -> None:
         """Catch up with commits made by other connections since we last looked."""
@@ -200,7 +201,7 @@ class MemorySearch:
         state.files = store.files()
         removed, last_seq, first_seq = store.removed_since(state.removed_seq)
         if first_seq > state.removed_seq + 1:
-            state.vectors.load()  # the deletion log was pruned past us: reload
+            state.vectors.load(state.generation)  # the log was pruned past us: reload
         else:
             state.vectors.apply(store.chunks_after(state.last_chunk), removed)
         state.removed_seq = last_seq
@@ -300,7 +301,7 @@ class MemorySearch:
                 raise
             if store_module.not_damage(exc) == "storage":  # a full disk damages nothing
                 raise StorageError(f"cannot update the search index ({text})") from exc
-            self.close()
+            self.close(pack=False)
             store_module.set_aside(self.root.index_dir / "search.sqlite")
             log.warning("%s: the search index was damaged (%s); rebuilt", self.root.path, text)
         return action()
@@ -317,6 +318,8 @@ class MemorySearch:
                 changes = self._apply(state, plan.entries, plan.gone, progress)
                 self._freshness.settle(state.files)
         self._embed(state, progress)
+        if not self.settings.background:
+            self._checkpoint(state, LOCK_WAIT_S)
         status = state.vectors.status()
         return IndexReport(
             changes.files_changed,
@@ -431,6 +434,17 @@ class MemorySearch:
         info["degraded"] = info["reason"] if info["state"] in ("degraded", "unavailable") else None
         return info
 
+    def _checkpoint(self, state: _Open, wait: float) -> None:
+        """Pack the vectors for a fast next open, when enough changed (best effort: a
+        busy index is left for the next time)."""
+        try:
+            with self._lock, self._writer(wait), self._locked_out():
+                self._follow(state)
+                if state.vectors.checkpoint(state.generation, state.last_chunk, state.removed_seq):
+                    state.store.conn.commit()
+        except Busy:
+            log.info("%s: vectors not packed, the index is busy", self.root.path)
+
     @property
     def is_open(self) -> bool:
         return self._state is not None
@@ -441,10 +455,18 @@ class MemorySearch:
         index = state.vectors.index if state is not None else None
         return index.memory_bytes() if index is not None else 0
 
-    def close(self) -> None:
-        """Stop the embedder and release the database and the vectors (reopened on use)."""
+    def close(self, *, pack: bool = True) -> None:
+        """Stop the embedder, pack the vectors if enough changed (``pack``), and release
+        the database and the vectors (reopened on use)."""
+        state = self._state
+        if state is None:
+            return
+        state.vectors.stop()
+        try:
+            if pack:
+                self._checkpoint(state, 0.0)
+        except sqlite3.DatabaseError as exc:
+            log.warning("%s: vectors not packed (%s)", self.root.path, exc)
         with self._lock:
-            state, self._state = self._state, None
-        if state is not None:
-            state.vectors.stop()
-            state.store.conn.close()
+            self._state = None
+        state.store.conn.close()

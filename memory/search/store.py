@@ -24,7 +24,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from memory.errors import Busy, StorageError
+from memory.search import vector_packs
 from memory.search.chunker import Chunk
 
 SCHEMA_VERSION = "2"
@@ -379,6 +382,7 @@ class Store:
     def clear_chunks(self) -> None:
         self.conn.execute("DELETE FROM chunks")
         self.conn.execute("DELETE FROM files")
+        vector_packs.drop(self.conn)
 
     # embedding cache
 
@@ -418,25 +422,30 @@ class Store:
             out.update((bytes(h), bytes(v)) for h, v in rows)
         return out
 
-    def coded_chunks(self, model: int, batch: int = 20_000) -> Iterator[list[tuple[int, bytes]]]:
-        """``(chunk id, code)`` of every chunk with a cached vector, in batches."""
-        cursor = self.conn.execute(
-            "SELECT c.id, e.vector FROM chunks c JOIN embeddings e "
-            "ON e.model = ? AND e.text_hash = c.text_hash ORDER BY c.id",
-            (model,),
-        )
-        while rows := cursor.fetchmany(batch):
-            yield rows
+    def chunk_keys(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every chunk's id and text hash (``S16``), in one pass over the table."""
+        ids, hashes = [], []
+        cursor = self.conn.execute("SELECT id, text_hash FROM chunks")
+        while rows := cursor.fetchmany(20_000):
+            ids.append(np.fromiter((r[0] for r in rows), np.int64, len(rows)))
+            hashes.append(np.frombuffer(b"".join(r[1] for r in rows), dtype="S16"))
+        if not ids:
+            return np.zeros(0, np.int64), np.zeros(0, "S16")
+        return np.concatenate(ids), np.concatenate(hashes)
 
-    def uncoded_chunks(self, model: int) -> list[tuple[int, bytes, str]]:
-        """``(chunk id, text hash, text)`` of the chunks without a cached vector."""
-        rows = self.conn.execute(
-            "SELECT c.id, c.text_hash, c.text FROM chunks c WHERE NOT EXISTS "
-            "(SELECT 1 FROM embeddings e WHERE e.model = ? AND e.text_hash = c.text_hash) "
-            "ORDER BY c.id",
-            (model,),
+    def model_codes(self, model: int, code_size: int) -> tuple[np.ndarray, np.ndarray]:
+        """Every cached ``(text hash, code)`` of a model, read in storage order (a scan of
+        appended rows, not one index probe per chunk)."""
+        hashes, codes = [], []
+        cursor = self.conn.execute(
+            "SELECT text_hash, vector FROM embeddings WHERE +model = ?", (model,)
         )
-        return [(int(i), bytes(h), str(t)) for i, h, t in rows]
+        while rows := cursor.fetchmany(20_000):
+            hashes.append(np.frombuffer(b"".join(r[0] for r in rows), dtype="S16"))
+            codes.append(np.frombuffer(b"".join(r[1] for r in rows), np.uint8))
+        if not hashes:
+            return np.zeros(0, "S16"), np.zeros((0, code_size), np.uint8)
+        return np.concatenate(hashes), np.concatenate(codes).reshape(-1, code_size)
 
     def legacy_vectors(self, key: str) -> list[tuple[bytes, bytes]]:
         """``(text hash, float32 bytes)`` carried over from a layout-1 index for ``key``."""

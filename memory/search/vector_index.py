@@ -123,8 +123,33 @@ class VectorIndex:
                 grown[:start] = self._ids[:start]
                 self._ids = grown
             self._ids[start : start + len(ids)] = ids
-            for offset, chunk_id in enumerate(ids):
-                self._pos[int(chunk_id)] = start + offset
+            self._pos.update(
+                zip(
+                    self._ids[start : start + len(ids)].tolist(),
+                    range(start, start + len(ids)),
+                    strict=True,
+                )
+            )
+
+    def fill(self, parts: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
+        """Load an empty index from ``(ids, codes)`` parts: the codes are copied once,
+        straight into FAISS's storage (sized once), not appended part by part."""
+        total = sum(len(ids) for ids, _ in parts)
+        with self._lock:
+            if self._index.ntotal or self._pos:
+                raise ValueError("fill needs an empty index")
+            size = self.codec.code_size
+            self._index.codes.resize(total * size)
+            view = faiss.rev_swig_ptr(self._index.codes.data(), total * size)
+            self._ids = np.zeros(max(1024, 2 * total), dtype=np.int64)
+            start = 0
+            for ids, codes in parts:
+                count = len(ids)
+                view[start * size : (start + count) * size] = codes.reshape(-1)
+                self._ids[start : start + count] = ids
+                start += count
+            self._index.ntotal = total
+            self._pos = dict(zip(self._ids[:total].tolist(), range(total), strict=True))
 
     def remove(self, ids: Sequence[int]) -> None:
         with self._lock:
@@ -153,6 +178,18 @@ class VectorIndex:
         self._pos = {int(i): p for p, i in enumerate(kept)}
         self._dead.clear()
         self._params = self._selectors = None
+
+    def export(self) -> tuple[np.ndarray, np.ndarray]:
+        """Copies of the live ids and their codes, in position order."""
+        with self._lock:
+            total = int(self._index.ntotal)
+            codes = faiss.vector_to_array(self._index.codes).reshape(total, -1)
+            ids = self._ids[:total]
+            if self._dead:
+                live = np.ones(total, dtype=bool)
+                live[list(self._dead)] = False
+                return ids[live].copy(), codes[live]
+            return ids.copy(), codes
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """``(chunk_id, cosine)`` of the ``k`` nearest live vectors, best first."""

@@ -52,7 +52,7 @@ def _writers(root: MemoryRoot, writers: int, count: int) -> list[multiprocessing
 def test_forget_loses_no_line_appended_while_it_runs(tmp_path: Path) -> None:
     root = MemoryRoot.at(tmp_path / "root")
     append_section(root, "Trimmed Context", ["the seed line"], now=NOW)
-    writers, count = 4, 60
+    writers, count = 4, 40
     procs = _writers(root, writers, count)
     forgets = 0
     while any(p.is_alive() for p in procs) or forgets < 3:

@@ -19,6 +19,7 @@ from conftest import FakeEmbeddings, write
 
 from memory import clock
 from memory.paths import MemoryRoot
+from memory.search import embedder, vector_packs
 from memory.search import service as service_module
 from memory.search.service import MemorySearch, SearchSettings
 
@@ -261,3 +262,58 @@ def test_vectors_no_chunk_uses_are_pruned_from_the_cache(
     assert len(cached) <= 4 + 1  # the live three, and what came after the last prune
     assert svc.search("version 3", now=NOW)[0].snippet == "- version 3"
     svc.close()
+
+
+@pytest.fixture
+def small_packs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vector_packs, "PACK_MIN", 2)
+    monkeypatch.setattr(embedder, "PACK_DELTA_MIN", 0)
+
+
+def test_a_reopened_index_reads_its_packed_vectors_and_replays_what_changed(
+    tmp_path: Path, embeddings_server: FakeEmbeddings, small_packs: None
+) -> None:
+    root = make_root(tmp_path / "r", 10)
+    first = MemorySearch(root, fake_openai(embeddings_server))
+    first.sync()  # packs the vectors
+    first.close()
+    write(
+        root.path,
+        "memory/2026-11-28.md",
+        "# Daily Memory: 2026-11-28\n\n- The user adopted a cat\n",
+    )
+    other = MemorySearch(root, fake_openai(embeddings_server))
+    other.search("cat", now=NOW)  # changes the index after the pack, closes without one
+    other._checkpoint = lambda *a: None  # type: ignore[method-assign]
+    other.close()
+    embeddings_server.calls.clear()
+    again = MemorySearch(root, fake_openai(embeddings_server))
+    again._open()
+    conn = connection(again)
+    with Tracer(conn) as tracer:
+        again._state.vectors.load(again._state.generation)  # type: ignore[union-attr]
+    assert any("FROM vector_packs" in s for s in tracer.statements)
+    assert not [s for s in tracer.statements if "+model" in s]  # no full read of the cache
+    assert "adopted a cat" in again.search("adopted a cat", now=NOW)[0].snippet
+    assert again.search("上海出差 静安区", now=NOW, min_score=0.6) == []
+    status = again.status()
+    assert status["vectors"] == status["chunks"]
+    passages = [t for call in embeddings_server.calls for t in call if t.startswith("- ")]
+    assert passages == []  # the cat's vector came from the cache, the rest from the pack
+    again.close()
+
+
+def test_a_rebuild_makes_the_packed_vectors_stale(
+    tmp_path: Path, embeddings_server: FakeEmbeddings, small_packs: None
+) -> None:
+    root = make_root(tmp_path / "r", 5)
+    first = MemorySearch(root, fake_openai(embeddings_server))
+    first.sync()
+    first.sync(rebuild=True)  # new chunk ids: the old pack must not be read
+    first.close()
+    again = MemorySearch(root, fake_openai(embeddings_server))
+    hits = again.search("gardening tomatoes", now=NOW, min_score=0.0)
+    assert hits and hits[0].source == "hybrid"
+    status = again.status()
+    assert status["vectors"] == status["chunks"]
+    again.close()

@@ -44,6 +44,7 @@ def test_the_copy_is_built_once_into_the_cache_folder(
     frequencies = jieba_dict.LazyFrequencies(path)
     assert frequencies.total == whole.total
     for word in ("上海", "上", "静安区", "不存在的词语"):
+        frequencies.prefetch(word)
         assert (word in frequencies) == (word in whole.FREQ)
         assert frequencies.get(word) == whole.FREQ.get(word)
     rows = sqlite3.connect(path).execute("SELECT COUNT(*) FROM freq").fetchone()[0]

@@ -75,3 +75,22 @@ def test_sq8_needs_ranges_for_every_dimension() -> None:
     codec = Codec("sq8", 4, (-1.0,) * 4 + (2.0,) * 4)
     codes = codec.encode(unit_vectors(3, dim=4))
     assert codes.shape == (3, 4) and codes.dtype == np.uint8
+
+
+def test_fill_from_parts_equals_adding() -> None:
+    data = unit_vectors(50)
+    codec = Codec("float16", 16)
+    codes = codec.encode(data)
+    ids = np.arange(100, 150, dtype=np.int64)
+    filled = VectorIndex(codec)
+    filled.fill([(ids[:20], codes[:20]), (ids[20:], codes[20:])])
+    added = VectorIndex(codec)
+    added.add_codes(ids.tolist(), codes)
+    assert filled.size == 50 and 120 in filled
+    for query in unit_vectors(5, seed=3):
+        assert filled.search(query, 7) == added.search(query, 7)
+    filled.remove([100])
+    filled.add([100], data[:1])
+    assert filled.search(data[0], 1)[0][0] == 100
+    with pytest.raises(ValueError, match="empty"):
+        filled.fill([(ids[:1], codes[:1])])

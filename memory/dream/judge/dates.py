@@ -103,7 +103,10 @@ _RECURRING = re.compile(
     r"(?:每|每个|每隔)(?:月|周|年|天|星期|礼拜)?\s*$|(?i:\bevery\s+(?:other\s+)?$|\beach\s+$)"
 )
 # A weekday or day of the month in a clause that says "every" recurs ("每周二、周四").
-_RECURRING_CLAUSE = re.compile(r"每|(?i:\bevery\b|\beach\b)")
+_RECURRING_CLAUSE = re.compile(
+    r"每|经常|常常|总是|一般|通常|(?i:\bevery\b|\beach\b|\boften\b|\busually\b|\balways\b)"
+)
+_HABIT_AFTER = re.compile(r"\s*(?:经常|常常|常|都|一般|通常|总是)")
 _CLAUSE_END = re.compile(r"[，。；,.;!?！？]")
 
 
@@ -381,10 +384,12 @@ def _rules() -> list[Rule]:
 _RULES = _rules()
 
 
-def _recurs(text: str, start: int, rule: str) -> bool:
-    if _RECURRING.search(text[max(0, start - 6) : start]):
+def _recurs(text: str, start: int, end: int, rule: str) -> bool:
+    if _RECURRING.search(text[max(0, start - 6) : start]) or _HABIT_AFTER.match(text, end):
         return True
-    if rule not in ("zh_week", "en_weekday", "zh_dom", "en_dom"):
+    if rule == "en_weekday" and re.match(r"(?i)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b", text[end:]):
+        return True  # "Thursday the 24th": the day of the month names it
+    if rule not in ("zh_week", "en_weekday", "zh_dom", "en_dom", "zh_bare_week", "en_week"):
         return False
     clause = _CLAUSE_END.split(text[:start])[-1]
     return bool(_RECURRING_CLAUSE.search(clause))
@@ -399,7 +404,7 @@ def find(text: str, anchor: date) -> list[DateSpan]:
             start, end = match.span()
             if any(s < end and start < e for s, e in taken):
                 continue
-            if _recurs(text, start, fn.__name__):
+            if _recurs(text, start, end, fn.__name__):
                 taken.append((start, end))
                 continue
             got = fn(match, anchor)

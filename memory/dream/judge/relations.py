@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
+from memory.dream.judge.dates import find
 from memory.dream.similarity import CHANGE, features, near_duplicate, supersedes
-from memory.overlap import containment, jaccard
-from memory.segment import content_words, has_cjk
+from memory.overlap import containment
+from memory.segment import STOPWORDS, content_words, has_cjk, tokens
 
 _REL = {
     "father": "父亲 爸爸 爸 老爸 父 father dad",
@@ -50,6 +52,9 @@ _EN_SUBJECT = re.compile(
 _EN_WHO = re.compile(r"^(?P<who>The user|the user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
 _NUMBER = re.compile(r"\d+(?:[.:]\d+)?")
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MOVED = re.compile(
+    r"(?i)改到|改成|推迟|提前|延期|\bmoved\b|\bpushed\b|postponed|rescheduled|slips"
+)
 _FUTURE = re.compile(
     r"(?i)要|将|打算|计划|准备|下周|下个月|明年|\bwill\b|\bgoing to\b|\bplans? to\b|"
     r"\bplanning\b|\bare moving\b|\bis moving\b|\bstarts? (?:at|on)\b|\bnext\b"
@@ -88,8 +93,25 @@ class Said:
     future: bool = False  # a plan whose date is after its note's
 
 
+_GENERIC = frozenset({"用户", "user", "user's", "the"})
+_ANY_DAY = date(2000, 1, 1)  # where a date is, not which, matters here
+
+
+def _undated(text: str) -> str:
+    """``text`` without its date expressions."""
+    out, last = [], 0
+    for span in find(text, _ANY_DAY):
+        out.append(text[last : span.start])
+        last = span.end
+    out.append(text[last:])
+    return _ISO.sub(" ", " ".join(out))
+
+
 def _core(text: str) -> frozenset[str]:
-    return frozenset(w for w in content_words(_ISO.sub(" ", text)) if not w.isdigit())
+    """The content words, dates, numbers and the subject's generic name left out."""
+    return frozenset(
+        w for w in content_words(_undated(text)) if not w[:1].isdigit() and w not in _GENERIC
+    )
 
 
 def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
@@ -113,15 +135,38 @@ CROSS_LANGUAGE_COSINE = 0.88
 
 
 def _slot_numbers(text: str) -> dict[str, set[str]]:
-    """Numbers keyed by the words around them ("体重 78 公斤" -> {体重, 公斤})."""
+    """Numbers keyed by the words next to them ("体重 78 公斤" -> 体重, 公斤: {78})."""
+    words = [w for w in tokens(_undated(text)) if w not in STOPWORDS]
     out: dict[str, set[str]] = {}
-    clean = _ISO.sub(" ", text)
-    for match in _NUMBER.finditer(clean):
-        around = clean[max(0, match.start() - 8) : match.end() + 6]
-        for word in content_words(around):
-            if not word[:1].isdigit():
-                out.setdefault(word, set()).add(match.group(0))
+    for i, word in enumerate(words):
+        numbers = _NUMBER.findall(word)
+        if not numbers:
+            continue
+        for near in words[max(0, i - 3) : i] + words[i + 1 : i + 3]:
+            if not _NUMBER.search(near) and near not in ("用户", "user", "user's"):
+                out.setdefault(near, set()).update(numbers)
     return out
+
+
+_CHANGE_TO = re.compile(
+    r"(?:改喝|改吃|改用|改成|换成|换到|搬到|搬去|跳槽到|转到|改到|改为|升为|现在住|现在在|现在是|"
+    r"(?i:switched to|moved to|changed to|now (?:drinks?|lives? in|works? (?:at|for)|uses?)|"
+    r"gone fully|upped (?:\w+ )*?to|raised (?:\w+ )*?to|up to|cut down to|down to))\s*"
+    r"(?P<value>[\u4e00-\u9fff]{1,6}|[\w.:-]+(?:\s+[\w.:-]+)?)"
+)
+_SLOT_WORDS = frozenset(
+    "住 住在 搬 搬家 搬到 喝 吃 用 工作 上班 在 是 有 现在 还是 改 改到 改成 最近 每天 一直 "
+    "live lives living moved move moving drink drinks eat eats use uses work works now still "
+    "again switched changed".split()
+)
+
+
+def _changed_to(text: str) -> frozenset[str]:
+    """The new value a change names ("改喝乌龙茶" -> 乌龙茶's words)."""
+    out: set[str] = set()
+    for match in _CHANGE_TO.finditer(text):
+        out.update(w for w in content_words(match.group("value")) if w not in _SLOT_WORDS)
+    return frozenset(out)
 
 
 def replaces(newer: Said, older: Said) -> bool:
@@ -130,22 +175,39 @@ def replaces(newer: Said, older: Said) -> bool:
         return False
     if newer.future and not older.future and older.kind != "plan":
         return False  # a plan does not change the present
-    if supersedes(newer.text, older.text):
-        return True
+    old_core, new_core = _core(older.text), _core(newer.text)
+    target = _changed_to(newer.text)
+    plans = "plan" in (newer.kind, older.kind)
+    families = features(newer.text).families & features(older.text).families
+    if target and not plans and not target & old_core and families:
+        return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"
     new_nums, old_nums = _slot_numbers(newer.text), _slot_numbers(older.text)
-    shared = set(new_nums) & set(old_nums) - {"用户", "user"}
-    if shared and all(new_nums[w] != old_nums[w] for w in shared) and newer.kind == older.kind:
-        return jaccard(_core(newer.text), _core(older.text)) >= 0.2
-    new_dates, old_dates = set(_ISO.findall(newer.text)), set(_ISO.findall(older.text))
-    if new_dates and old_dates and new_dates != old_dates:
-        overlap = containment(_core(newer.text), _core(older.text))
-        changed = bool(CHANGE.search(newer.text)) or bool(
-            re.search(
-                r"改到|改成|推迟|提前|延期|moved|pushed|postponed|rescheduled|slips", newer.text
-            )
-        )
-        return overlap >= (0.5 if changed else 0.75)
-    return False
+    same_language = has_cjk(newer.text) == has_cjk(older.text)
+    if same_language and newer.kind == older.kind:
+        shared = set(new_nums) & set(old_nums)
+        if shared and all(not new_nums[w] & old_nums[w] for w in shared):
+            return True  # the same measured thing, a new number
+    new_days, old_days = _days(newer.text), _days(older.text)
+    if new_days and old_days and not new_days & old_days and same_language:
+        overlap = containment(new_core, old_core)
+        changed = bool(CHANGE.search(newer.text) or _MOVED.search(newer.text))
+        if overlap >= 0.75 or (changed and overlap >= 0.3):
+            return True  # the same plan, a new date
+    # The old value said again ("我还是住浦东，没搬家") is no replacement.
+    distinctive = (old_core & new_core) - _SLOT_WORDS
+    if distinctive and not target and len(distinctive) * 3 >= len(old_core - _SLOT_WORDS):
+        return False
+    if newer.kind != older.kind:
+        return False
+    return supersedes(newer.text, older.text)
+
+
+def _days(text: str) -> frozenset[date]:
+    return frozenset(span.first for span in find(text, _ANY_DAY) if span.unit == "day")
+
+
+def _has_number(text: str) -> bool:
+    return bool(_NUMBER.search(_ISO.sub(" ", text)))
 
 
 def is_future(text: str) -> bool:

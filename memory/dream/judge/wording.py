@@ -37,7 +37,8 @@ _EN_FRAME_ABOUT = re.compile(
 )
 _DISCOURSE_HEAD = re.compile(
     r"^(?:提醒(?:一下|你)?|记住|别忘了|对了|顺便说一下|其实|另外|reminder|remember|btw|fyi|"
-    r"by the way|just so you know|update|also|oh and|note)(?:\s+that)?[：:，,!！\s]+",
+    r"by the way|just so you know|update|also|oh and|note|so|and|but|well|anyway|big news)"
+    r"(?:\s+that)?[：:，,!！\s]+",
     re.I,
 )
 _QUESTION_TAIL = re.compile(
@@ -48,7 +49,13 @@ _QUESTION_TAIL = re.compile(
 
 _EN_BE = {"am": "is", "'m": " is", "was": "was", "have": "has", "'ve": " has", "do": "does"}
 _EN_KEEP = frozenset(
-    "will would can could should must might may shall did was had".split() + "'ll 'd".split()
+    "will would can could should must might may shall did was had were 'll 'd "
+    # irregular past forms, already right after any subject
+    "bought brought thought caught taught got went came saw made took gave found told said "
+    "left felt kept meant met paid put ran sent sat spent stood understood won wrote read "
+    "knew began broke chose drove ate fell flew forgot grew hid hit hurt lost rode rose sang "
+    "sold shot shut slept spoke stole swam threw woke wore became built lent let set cut quit "
+    "used".split()
 )
 _EN_ADVERB = frozenset(
     "also always never usually often really just still now mostly sometimes only even already "
@@ -100,7 +107,7 @@ def _english(body: str, who: str, possessive: str) -> str:
 
 def _chinese(body: str, who: str) -> str:
     text = re.sub(rf"我(?:的)?(?=(?:{_RELATIONS_ZH}))", f"{who}的", body)
-    text = text.replace("我的", f"{who}的").replace("我们", f"{who}家").replace("我", who)
+    text = text.replace("我的", f"{who}的").replace("我们", f"{who}他们").replace("我", who)
     return text.replace(f"{who}{who}", who)
 
 

@@ -6,8 +6,9 @@ between all its chats.
 
 Threads: the engine parallelises each matrix product of one text with OpenMP, which on a
 busy 2-core machine spends most of a query waiting at barriers (measured: 200 ms a query
-with one thread against 1.7 s with two while other work ran). A query is therefore embedded
-on one thread; a batch of passages, parallel over its texts, keeps the engine's default.
+with one thread against 1.7 s with two while other work ran). A query, or a passage or two
+(a line just appended), is therefore embedded on one thread; a batch of passages, parallel
+over its texts with one barrier, keeps the engine's default.
 The thread count is set through the engine's own OpenMP runtime, for the calling thread
 only; where that runtime cannot be found nothing changes.
 """
@@ -24,6 +25,8 @@ from typing import Any
 import numpy as np
 
 from memory.search.embeddings.base import EmbeddingError, normalise_rows
+
+SMALL_BATCH = 4  # fewer texts than this are embedded on one thread
 
 
 def _openmp(package_dir: str) -> Any:
@@ -64,7 +67,7 @@ class LocalProvider:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
-            self._threads(self._default_threads)
+            self._threads(1 if len(texts) < SMALL_BATCH else self._default_threads)
             return normalise_rows(self._model.passage(list(texts)))
 
     def embed_query(self, text: str) -> np.ndarray:
