@@ -20,6 +20,7 @@ from bot.material import material_sizes
 from bot.messages import Scope
 from bot.scope_state import changes
 from memory.dream.model import DreamReport, EngineName
+from memory.dream.tiers import TierSettings
 from memory.errors import MemoryEngineError
 from memory.llm import ChatModel
 from memory.paths import MemoryRoot
@@ -39,6 +40,8 @@ class DreamJob:
     engine: EngineName
     force: bool = False
     origin: Origin = "command"
+    tiers: TierSettings = field(default_factory=TierSettings)
+    token_budget: int = 2000
 
     @classmethod
     def configured(
@@ -58,6 +61,8 @@ class DreamJob:
             config.dream_max_items,
             config.dream_engine,
             origin=origin,
+            tiers=config.tiers,
+            token_budget=config.memory_token_budget,
         )
 
 
@@ -147,7 +152,12 @@ class DreamWorker:
         from memory.dream import DreamOptions, run_dream
 
         options = DreamOptions(
-            days=job.days, force=job.force, engine=job.engine, max_items=job.max_items
+            days=job.days,
+            force=job.force,
+            engine=job.engine,
+            max_items=job.max_items,
+            tiers=job.tiers,
+            token_budget=job.token_budget,
         )
         try:
             return run_dream(job.root, options, model=self.model, now=self.clock())

@@ -14,6 +14,7 @@ from bot.scope_state import dreaming_enabled, read_state
 from bot.scopes import ScopeDirectory
 from bot.trigger_watch import TriggerWatch
 from bot.triggers import Decision
+from memory.dream.upkeep import due_today
 from memory.paths import MemoryRoot
 
 
@@ -34,6 +35,12 @@ class NightlyPass:
         self.dreams = dreams
         self.triggers = triggers
 
+    def _upkeep(self, root: MemoryRoot, now: datetime) -> bool:
+        """Whether the core needs a dream though no note changed (an item turned cold or
+        hot, MEMORY.md is over its budget)."""
+        budget = self.config.memory_token_budget
+        return bool(due_today(root, self.config.tiers, budget, now.date()))
+
     def __call__(self, now: datetime) -> list[DreamJob]:
         roots: dict[str, tuple[Scope, MemoryRoot]] = {}
         for entry in self.scopes.entries():
@@ -47,7 +54,7 @@ class NightlyPass:
             decision = Decision(True, "nightly", "nightly", "the nightly time")
             if not dreaming_enabled(root, self.config.dreaming_enabled):
                 decision = Decision(False, "nightly", "off", "dreaming is off for this chat")
-            elif not read_state(root).changed:
+            elif not read_state(root).changed and not self._upkeep(root, now):
                 decision = Decision(
                     False, "nightly", "nightly", "no new notes since the last dream"
                 )

@@ -10,6 +10,19 @@ from pathlib import Path
 from memory.errors import PathOutsideRoot
 
 NOTE_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.md$")
+_DATED_NAME = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})\.(?:md|jsonl)$")
+
+
+def day_of(path: str) -> date | None:
+    """The date a dated file is named after (``memory/2026-11-28.md``,
+    ``sessions/2026-11-28.jsonl``); None for any other path."""
+    match = _DATED_NAME.search(path)
+    if not match:
+        return None
+    try:
+        return date(*map(int, match.groups()))
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from bot.scope_state import dreaming_enabled, set_dreaming
 from bot.triggers import manual
 from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
+from memory.usage import record_uses, uses_of_hits
 from memory.wording import plural, quoted
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, MessageReceived
@@ -120,6 +121,7 @@ class CommandsPlugin(Plugin):
     def search(self, ctx: ChatContext, query: str) -> str:
         limit = int(self.config["search_results"])
         hits = self.services.search.search(ctx.root, query, limit=limit, min_score=0.0)
+        record_uses(ctx.root, uses_of_hits(ctx.root, hits), when=ctx.now, via="search")
         if not hits:
             return f"No memory matches {quoted(query)}."
         lines = [f"Memory hits for {quoted(query)}:"]

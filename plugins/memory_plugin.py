@@ -3,7 +3,9 @@
 - ``ContextHandled``: MEMORY.md (provenance stripped, within ``memory_prompt_max_chars``)
   joins the system prompt; up to ``archive_hints`` archived items whose trigger words
   match the message go into a hidden context block; the model gets ``memory_search`` and
-  ``memory_get``. Without a model it answers honestly and shows the memory hits instead.
+  ``memory_get``. Every item the message is about, every hint, and every item a search
+  returns or ``memory_get`` reads is a use in the usage ledger (:mod:`memory.usage`).
+  Without a model it answers honestly and shows the memory hits instead.
 - ``ContextTrimmed``: the turns are summarised into the scope's daily note.
 """
 
@@ -14,13 +16,14 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from bot.scope_state import mark_changed
+from memory.errors import MemoryEngineError
 from memory.flush import flush_turns
-from memory.memory_file import prompt_memory, read_archive
-from memory.paths import MemoryRoot
+from memory.memory_file import ArchivedItem, prompt_memory, read_archive, read_memory
 from memory.transcript import Turn
+from memory.usage import Use, record_uses, uses_in, uses_of_hits
 from plugins.archive_hints import match_archive
 from plugins.base import Plugin, on
-from plugins.events import ContextHandled, ContextTrimmed, Tool
+from plugins.events import ChatContext, ContextHandled, ContextTrimmed, Tool
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +47,10 @@ class MemoryPlugin(Plugin):
         core = prompt_memory(ctx.root, limit) if limit else ""
         if core:
             event.system_blocks.append(f"Long-term memory of this chat (MEMORY.md):\n{core}")
-        archived = [item.text for item in read_archive(ctx.root)]
-        hints = match_archive(archived, ctx.message.text, limit=int(self.config["archive_hints"]))
+        archived = read_archive(ctx.root)
+        texts = [item.text for item in archived]
+        hints = match_archive(texts, ctx.message.text, limit=int(self.config["archive_hints"]))
+        self._record_prompt_uses(ctx, archived, hints)
         if hints:
             lines = "\n".join(f"- {h}" for h in hints)
             event.hidden_blocks.append(
@@ -53,12 +58,28 @@ class MemoryPlugin(Plugin):
                 f"(hidden from the user; use only if relevant):\n{lines}"
             )
         if self.services.model is None:
-            ctx.reply = self._offline_reply(ctx.root, ctx.message.text, ctx.logged)
+            ctx.reply = self._offline_reply(ctx)
             return
         if self.config["tools"]:
-            event.tools.extend(self._tools(ctx.root, ctx.logged))
+            event.tools.extend(self._tools(ctx))
 
-    def _offline_reply(self, root: MemoryRoot, text: str, logged: str | None) -> str:
+    @staticmethod
+    def _record_prompt_uses(
+        ctx: ChatContext, archived: list[ArchivedItem], hints: list[str]
+    ) -> None:
+        """The core items the message is about, and the archive hints it got, were used."""
+        try:
+            items = read_memory(ctx.root).items
+        except MemoryEngineError:
+            items = []
+        about = set(match_archive([i.text for i in items], ctx.message.text, limit=len(items)))
+        uses = [Use.of(i, "core") for i in items if i.text in about]
+        hinted = set(hints)
+        uses += [Use.of(a, "archive") for a in archived if a.text in hinted]
+        record_uses(ctx.root, uses, when=ctx.now, via="prompt")
+
+    def _offline_reply(self, ctx: ChatContext) -> str:
+        root, text, logged = ctx.root, ctx.message.text, ctx.logged
         try:
             limit = int(self.config["offline_hits"])
             hits = self.services.search.search(
@@ -66,6 +87,7 @@ class MemoryPlugin(Plugin):
             )
             hits = [h for h in hits if not _is_line(logged, h.path, h.start_line, h.end_line)]
             hits = hits[:limit]
+            record_uses(root, uses_of_hits(root, hits), when=ctx.now, via="search")
         except Exception as exc:
             log.exception("memory search failed")
             return f"{OFFLINE}\n(memory search failed: {exc})"
@@ -78,9 +100,10 @@ class MemoryPlugin(Plugin):
             lines.append(f"- [{hit.score:.2f}] {where}: {snippet}")
         return "\n".join(lines)
 
-    def _tools(self, root: MemoryRoot, logged: str | None) -> list[Tool]:
+    def _tools(self, ctx: ChatContext) -> list[Tool]:
         from memory.search.tools import TOOL_SCHEMAS, memory_get
 
+        root, logged = ctx.root, ctx.logged
         pool = self.services.search
         min_score = float(self.config["min_score"])
 
@@ -97,10 +120,11 @@ class MemoryPlugin(Plugin):
                 for h in found.get("results", [])
                 if not _is_line(logged, h["path"], h["start_line"], h["end_line"])
             ]
+            record_uses(root, uses_of_hits(root, hits[:limit]), when=ctx.now, via="search")
             return {**found, "results": hits[:limit]}
 
         def get(args: dict[str, Any]) -> dict[str, Any]:
-            return dict(
+            got = dict(
                 memory_get(
                     root,
                     str(args.get("path", "")),
@@ -108,6 +132,10 @@ class MemoryPlugin(Plugin):
                     int(args.get("num_lines") or 40),
                 )
             )
+            if "error" not in got:
+                uses = uses_in(root, got["path"], got["start_line"], got["end_line"])
+                record_uses(root, uses, when=ctx.now, via="get")
+            return got
 
         runners = {"memory_search": search, "memory_get": get}
         return [

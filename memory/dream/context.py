@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Protocol
 
 from memory.dream.model import DreamEngine, DreamInputs, DreamOptions, Proposal
+from memory.dream.upkeep import TierView
 from memory.errors import MemoryEngineError
 from memory.paths import MemoryRoot
 from memory.recall_store import RecallRead
@@ -46,6 +47,7 @@ class DreamContext:
     recalls: RecallRead
     state: DreamState = field(default_factory=DreamState)
     cancel: threading.Event | None = None
+    tiers: TierView | None = None  # the core's upkeep (tier moves, budget) reads this
     problems: list[str] = field(default_factory=list)  # reported in the diary and status
 
     def check(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from memory.dream.context import DeepResult, DreamContext
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.scoring import room
+from memory.dream.upkeep import fit_to_budget, move_tiers
 from memory.memory_file import MemoryItem, cited_lines
 from memory.provenance import ref_lines
 
@@ -43,5 +44,10 @@ class DeepPhase:
         ctx.check()
         proposal = ctx.engine.propose(ctx.inputs)
         ctx.check()
-        admitted = admit(ctx.inputs, proposal, list(proposal.keep))
+        order = list(proposal.keep)
+        if ctx.tiers is not None:
+            order = move_tiers(ctx.tiers, ctx.inputs, proposal, order)
+        admitted = admit(ctx.inputs, proposal, order)
+        if ctx.tiers is not None:
+            fit_to_budget(ctx.tiers, ctx.inputs, admitted, ctx.options.token_budget)
         ctx.state.deep = DeepResult(admitted, ranked=len(admitted.keep))

@@ -9,6 +9,7 @@ import threading
 from datetime import datetime
 
 from memory.dream import diary
+from memory.dream.budget import memory_tokens
 from memory.dream.context import DreamContext
 from memory.dream.grounding import Similarity
 from memory.dream.inputs import gather, input_hash
@@ -30,6 +31,9 @@ from memory.dream.state import (
     stage_snapshot,
     state_text,
 )
+from memory.dream.upkeep import TierView, entered_text, upkeep_due
+from memory.dream.upkeep import digest as upkeep_digest
+from memory.dream.upkeep import state_relative as upkeep_state
 from memory.errors import DreamRefused, ModelError, UsageError
 from memory.llm import ChatModel
 from memory.memory_file import archive_entry, cited_lines, render_archive, render_memory
@@ -38,6 +42,7 @@ from memory.provenance import ref_lines
 from memory.recall_store import read_recalls
 from memory.textfile import read_text
 from memory.transaction import Fault, Transaction
+from memory.usage import repair as repair_ledger
 
 log = logging.getLogger(__name__)
 
@@ -83,20 +88,30 @@ def run_dream(
     engine = choose_engine(options, model, similarity)
     with root_lock(root):
         inputs = gather(root, now.date(), options)
-        ctx = DreamContext(root, options, now, engine, inputs, read_recalls(root), cancel=cancel)
+        recalls = read_recalls(root)
+        tiers = TierView.read(root, options.tiers, now.date(), recalls.recalls)
+        ctx = DreamContext(root, options, now, engine, inputs, recalls, cancel=cancel, tiers=tiers)
         return _dream(ctx, fault)
 
 
-def _stores(ctx: DreamContext) -> dict[str, str]:
-    return {"recalls": ctx.recalls.digest}
+def _stores(ctx: DreamContext, due: list[str]) -> dict[str, str]:
+    """The digests of the stores a dream reads, and of the core's upkeep due today."""
+    return {"recalls": ctx.recalls.digest, "upkeep": upkeep_digest(due)}
+
+
+def _due(ctx: DreamContext) -> list[str]:
+    if ctx.tiers is None:
+        return []
+    return upkeep_due(ctx.tiers, ctx.inputs, ctx.options.token_budget)
 
 
 def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:
     root, options, inputs = ctx.root, ctx.options, ctx.inputs
     report = DreamReport(status="skipped", engine=ctx.engine.name)
     state = load_state(root)
-    digest = input_hash(inputs, ctx.engine.name, options, _stores(ctx))
-    if not inputs.notes:
+    due = _due(ctx)
+    digest = input_hash(inputs, ctx.engine.name, options, _stores(ctx, due))
+    if not inputs.notes and not due:
         report.reason = f"no daily notes in the last {options.days} day(s)"
     elif not options.force and state.get("last_success", {}).get("hash") == digest:
         when = state["last_success"].get("time", "?")
@@ -124,11 +139,14 @@ def _fill(report: DreamReport, ctx: DreamContext, proposal: Proposal) -> None:
     inputs = ctx.inputs
     report.status = "done"
     report.items = len(inputs.handwritten) + len(proposal.keep)
-    report.added = len(new_items(inputs.prior, proposal.keep))
     report.merged = proposal.merged
     report.superseded = len(proposal.superseded)
     report.archived = len(proposal.archive)
     report.rejected = len(proposal.rejected)
+    report.returned = len(proposal.returned)
+    back = cited_lines(item for item, _ in proposal.returned)  # not new: back from the archive
+    fresh = new_items(inputs.prior, proposal.keep)
+    report.added = sum(1 for i in fresh if not ref_lines(i.sources) <= back)
     deep = ctx.state.deep
     if deep is not None:
         report.phases.deep = {"ranked": deep.ranked, "promoted": deep.promoted}
@@ -143,10 +161,11 @@ def _write(
 ) -> DreamReport:
     root, options, inputs, now = ctx.root, ctx.options, ctx.inputs, ctx.now
     today = now.date()
+    new_memory = render_memory(inputs.memory, proposal.keep)
+    report.tokens = memory_tokens(new_memory)
     report.diary = diary.entry(inputs, proposal, report, now, options.days)
     old_memory = "\n".join(inputs.lines["MEMORY.md"])
     old_memory += "\n" if old_memory else ""
-    new_memory = render_memory(inputs.memory, proposal.keep)
     old_archive = read_text(root.archive)
     entries = [archive_entry(item, reason, today) for item, reason in proposal.archive]
     new_archive = render_archive(old_archive, entries)
@@ -164,7 +183,7 @@ def _write(
     after = dataclasses.replace(
         inputs, lines={**inputs.lines, "MEMORY.md": new_memory.splitlines()}
     )
-    digest = input_hash(after, report.engine, options, _stores(ctx))
+    digest = input_hash(after, report.engine, options, _stores(ctx, []))  # moves done
     state = dict(state)
     state["last_success"] = {"time": stamp, "engine": report.engine, "hash": digest}
     state["last_run"] = _summary(report, stamp)
@@ -177,8 +196,12 @@ def _write(
         root.relative(diary_path), diary.append_entry(old_diary, today.isoformat(), report.diary)
     )
     txn.write(root.relative(root.state_dir / "state.json"), state_text(state))
+    if ctx.tiers is not None:
+        txn.write(upkeep_state(root), entered_text(proposal.keep, ctx.tiers.entered, today))
     txn.commit(fault)
     append_event(root, {"event": "dream", **_summary(report, stamp)})
+    if ctx.tiers is not None and ctx.tiers.ledger.needs_repair(today):
+        repair_ledger(root, today)
     return report
 
 

@@ -66,7 +66,7 @@ def test_status_recovers_first_and_says_so(tmp_path: Path, capsys: pytest.Captur
     assert main(["status", "--workspace", str(root.path), "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["archive_items"] == 1 and not status["pending_recovery"]
-    assert status["last_recovery"]["actions"] == ["finished an interrupted commit (7 file(s))"]
+    assert status["last_recovery"]["actions"] == ["finished an interrupted commit (8 file(s))"]
 
 
 def test_search_recovers_first(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
