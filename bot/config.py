@@ -32,8 +32,10 @@ from pydantic import (
 )
 
 from bot.errors import ConfigError
+from bot.i18n import available_languages
 from memory.config_file import parse_json_object
 from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
+from memory.dream.scoring import Thresholds
 from memory.dream.tiers import TierSettings
 from memory.errors import UsageError
 from memory.redact import Redaction
@@ -86,6 +88,7 @@ class BotConfig(BaseModel):
     agent_max_steps: int = Field(default=6, ge=1, le=20)
     memory_prompt_max_chars: int = Field(default=4000, ge=0)
     timezone: str = Field(default_factory=machine_timezone)
+    language: str = "auto"  # what the bot says: "auto" (each chat's own) or a catalogue's code
     # plugins
     plugin_config_dir: str | None = None
     # dreaming and the nightly job
@@ -93,6 +96,10 @@ class BotConfig(BaseModel):
     dream_days: int = Field(default=3, ge=MIN_DAYS, le=MAX_DAYS)
     dream_max_items: int = Field(default=30, ge=1, le=200)
     dream_engine: EngineName = "auto"
+    # the deep phase's promotion thresholds (memory/dream/scoring.py)
+    dream_min_score: float = Field(default=0.8, ge=0.0, le=1.2)
+    dream_min_recall_count: int = Field(default=3, ge=1)
+    dream_min_unique_queries: int = Field(default=3, ge=1)
     nightly_time: str = "23:55"
     nightly_spread_minutes: int = Field(default=4, ge=0, le=30)
     nightly_reports: StrictBool = True  # nightly dream results go to the chat's admins
@@ -134,6 +141,12 @@ class BotConfig(BaseModel):
     def _machine_zone_when_unset(cls, value: Any) -> Any:
         return machine_timezone() if value is None or value == "" else value
 
+    @property
+    def thresholds(self) -> Thresholds:
+        return Thresholds(
+            self.dream_min_score, self.dream_min_recall_count, self.dream_min_unique_queries
+        )
+
     @field_validator("agent_workspace")
     @classmethod
     def _not_empty(cls, value: str) -> str:
@@ -150,6 +163,14 @@ class BotConfig(BaseModel):
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown IANA time zone {value!r}") from exc
+        return value
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        codes = available_languages()
+        if value not in ("auto", *codes):
+            raise ValueError(f"unknown language {value!r}: use auto, {', '.join(codes)}")
         return value
 
     @field_validator("nightly_time")

@@ -25,6 +25,17 @@ def _refs(sources: tuple[SourceRef, ...]) -> list[dict[str, Any]]:
     return [{"ref": str(s), "path": s.path, "start": s.start, "end": s.end} for s in sources]
 
 
+def diary_sections(text: str) -> list[str]:
+    """A diary file's ``## `` sections (the file's title left out), in order."""
+    sections: list[list[str]] = []
+    for line in text.splitlines():
+        if line.startswith("## "):
+            sections.append([line])
+        elif sections:
+            sections[-1].append(line)
+    return ["\n".join(lines).strip() + "\n" for lines in sections]
+
+
 def _day(text: str) -> date:
     if not _DATE.match(text):
         raise UsageError(f"not a date (YYYY-MM-DD): {text!r}")
@@ -130,8 +141,37 @@ class ConsoleView:
         }
         return info
 
+    def dreams(self) -> dict[str, Any]:
+        """The Dreams view: the dreaming state (phases, counts, next run), the diary in
+        sections, and apart from it the backfill lane (its diary entries and the
+        candidates it staged)."""
+        from memory.dream.backfill import MARK
+        from memory.dream.short_term import load_short_term
+
+        info = self.dreaming()
+        entries: list[dict[str, str]] = []
+        backfill: list[dict[str, str]] = []
+        for entry in self.diary():
+            for section in diary_sections(entry["text"]):
+                lane = backfill if MARK in section else entries
+                lane.append({"date": entry["date"], "text": section})
+        store = load_short_term(self.root)
+        staged = sorted(
+            (c for c in store.candidates.values() if c.origin == "backfill"),
+            key=lambda c: (c.first_seen, c.key),
+        )
+        info["diary"] = entries
+        info["backfill"] = {"entries": backfill, "candidates": [c.contract() for c in staged]}
+        return info
+
+    def remove_backfill_staged(self) -> dict[str, Any]:
+        """Remove the candidates a backfill staged, and nothing else (the owner's action)."""
+        from memory.dream.backfill import rollback_short_term
+
+        return rollback_short_term(self.root).to_dict()
+
     def search(self, query: str, limit: int = 8) -> list[dict[str, Any]]:
         if not query.strip():
             raise UsageError("the search query is empty")
-        hits = self.services.search.search(self.root, query, limit=limit, min_score=0.0)
+        hits = self.services.search.search(self.root, query, limit=limit)
         return [hit.to_dict() for hit in hits]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from bot.chat_language import ChatLanguages
 from bot.config import BotConfig
 from bot.dream_worker import DreamOutcome, format_report
 from bot.material import memory_digest
@@ -22,20 +23,19 @@ from bot.scopes import ScopeDirectory
 log = logging.getLogger(__name__)
 
 Send = Callable[[Scope, str], None]
-KINDS = {  # how a dream nobody asked for in the chat is announced to its admins
-    "nightly": "Nightly dream",
-    "idle": "Dream after a quiet spell",
-    "pressure": "Dream to bring MEMORY.md under its budget",
-}
+KINDS = ("nightly", "idle", "pressure")  # dreams nobody asked for in the chat: report.<kind>
 
 
 class DreamReporter:
     """``on_done`` of the dream worker."""
 
-    def __init__(self, config: BotConfig, scopes: ScopeDirectory, send: Send) -> None:
+    def __init__(
+        self, config: BotConfig, scopes: ScopeDirectory, send: Send, languages: ChatLanguages
+    ) -> None:
         self.config = config
         self.scopes = scopes
         self.send = send
+        self.languages = languages
 
     def __call__(self, outcome: DreamOutcome) -> None:
         job, report = outcome.job, outcome.report
@@ -52,17 +52,22 @@ class DreamReporter:
         log.log(
             level, "%s dream for %s: %s %s", job.origin, job.scope.key, report.status, report.reason
         )
-        text = format_report(report)
         if job.origin == "command":
-            self._send(job.scope, text)
+            tr = self.languages.for_root(job.root, outcome.finished)
+            self._send(job.scope, format_report(report, tr))
             return
         if not self.config.nightly_reports or report.status == "skipped":
             return
         title = job.scope.title or job.scope.key
-        kind = KINDS.get(job.origin, "Dream")
+        kind = job.origin if job.origin in KINDS else "nightly"
         for admin in self.recipients(job.scope):
-            prefix = kind if admin == job.scope else f"{kind} of {title}"
-            self._send(admin, f"{prefix}: {text}")
+            # Each admin hears it in the language of the chat it reaches them in.
+            tr = self.languages.for_root(self.scopes.root_for(admin), outcome.finished)
+            text = format_report(report, tr)
+            if admin == job.scope:
+                self._send(admin, tr.t(f"report.{kind}", text=text))
+            else:
+                self._send(admin, tr.t(f"report.{kind}_of", title=title, text=text))
 
     def recipients(self, scope: Scope) -> list[Scope]:
         """Who hears of a nightly dream of ``scope``."""

@@ -16,10 +16,13 @@ from datetime import datetime
 from typing import Literal
 
 from bot.config import BotConfig
+from bot.engine_messages import engine_text
+from bot.i18n import Translator
 from bot.material import material_sizes
 from bot.messages import Scope
 from bot.scope_state import changes
 from memory.dream.model import DreamReport, EngineName
+from memory.dream.scoring import Thresholds
 from memory.dream.tiers import TierSettings
 from memory.errors import MemoryEngineError
 from memory.llm import ChatModel
@@ -29,6 +32,8 @@ log = logging.getLogger(__name__)
 
 
 Origin = Literal["command", "nightly", "idle", "pressure"]
+INTERRUPT_WAIT = 10.0  # seconds an interrupted dream gets to stop
+STOPPED = "the bot stopped before this dream ran"  # the reason of a dream dropped at shutdown
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,7 @@ class DreamJob:
     engine: EngineName
     force: bool = False
     origin: Origin = "command"
+    thresholds: Thresholds = field(default_factory=Thresholds)
     tiers: TierSettings = field(default_factory=TierSettings)
     token_budget: int = 2000
 
@@ -61,6 +67,7 @@ class DreamJob:
             config.dream_max_items,
             config.dream_engine,
             origin=origin,
+            thresholds=config.thresholds,
             tiers=config.tiers,
             token_budget=config.memory_token_budget,
         )
@@ -93,6 +100,7 @@ class DreamWorker:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._idle = threading.Condition(self._lock)
+        self._cancel = threading.Event()  # set: the running dream stops, writing nothing
 
     def start(self) -> None:
         if self._thread is None:
@@ -119,11 +127,16 @@ class DreamWorker:
             return self._idle.wait_for(lambda: not self._pending, timeout)
 
     def stop(self, timeout: float | None = None) -> None:
-        """Finish the queued dreams, then end the thread."""
+        """Finish the queued dreams, then end the thread. After ``timeout`` seconds the
+        running dream is interrupted (it writes nothing) and the queue is dropped."""
         if self._thread is None:
             return
         self._queue.put(None)
         self._thread.join(timeout)
+        if self._thread.is_alive():
+            log.warning("a dream is still running after %s s: interrupting it", timeout)
+            self._cancel.set()
+            self._thread.join(INTERRUPT_WAIT)
         self._thread = None
 
     def _loop(self) -> None:
@@ -131,6 +144,10 @@ class DreamWorker:
             job = self._queue.get()
             if job is None:
                 return
+            if self._cancel.is_set():
+                report = DreamReport("failed", reason=STOPPED)
+                self._finish(job, report, changes(job.root))
+                continue
             seen = changes(job.root)  # notes written after this are not in the dream
             material = material_sizes(job.root, self.clock().date())
             try:
@@ -138,14 +155,19 @@ class DreamWorker:
             except Exception as exc:  # reported below, never silently
                 log.exception("dream for %s failed", job.scope.key)
                 report = DreamReport("failed", reason=_one_line(exc))
-            outcome = DreamOutcome(job, report, self.clock(), seen, material)
-            try:
-                self.on_done(outcome)
-            except Exception:
-                log.exception("reporting the dream for %s failed", job.scope.key)
-            with self._idle:
-                self._pending.discard(str(job.root.path))
-                self._idle.notify_all()
+            self._finish(job, report, seen, material)
+
+    def _finish(
+        self, job: DreamJob, report: DreamReport, seen: int, material: dict[str, int] | None = None
+    ) -> None:
+        outcome = DreamOutcome(job, report, self.clock(), seen, material or {})
+        try:
+            self.on_done(outcome)
+        except Exception:
+            log.exception("reporting the dream for %s failed", job.scope.key)
+        with self._idle:
+            self._pending.discard(str(job.root.path))
+            self._idle.notify_all()
 
     def run(self, job: DreamJob) -> DreamReport:
         """Run one dream now, in this thread."""
@@ -156,11 +178,14 @@ class DreamWorker:
             force=job.force,
             engine=job.engine,
             max_items=job.max_items,
+            thresholds=job.thresholds,
             tiers=job.tiers,
             token_budget=job.token_budget,
         )
         try:
-            return run_dream(job.root, options, model=self.model, now=self.clock())
+            return run_dream(
+                job.root, options, model=self.model, now=self.clock(), cancel=self._cancel
+            )
         except MemoryEngineError as exc:
             return DreamReport("failed", reason=_one_line(exc))
 
@@ -170,25 +195,33 @@ def _one_line(exc: BaseException) -> str:
     return text[0][:300] if text else type(exc).__name__
 
 
-def format_report(report: DreamReport) -> str:
-    """A dream's result in a few plain lines for a chat."""
+def format_report(report: DreamReport, tr: Translator) -> str:
+    """A dream's result in a few plain lines for a chat, in ``tr``'s language (the diary
+    under it is already in the notes' language)."""
     if report.status == "skipped":
-        return f"Dream skipped: {report.reason or 'nothing to do'}."
+        reason = engine_text(tr, report.reason) if report.reason else tr.t("report.nothing")
+        return tr.t("report.skipped", reason=reason)
     if report.status != "done":
-        return f"Dream failed: {report.reason or 'unknown error'}."
-    counts = ", ".join(
-        f"{value} {name}"
-        for name, value in (
-            ("added", report.added),
-            ("merged", report.merged),
-            ("superseded", report.superseded),
-            ("archived", report.archived),
-            ("rejected", report.rejected),
-        )
-        if value
+        reason = engine_text(tr, report.reason) if report.reason else tr.t("report.unknown_error")
+        return tr.t("report.failed", reason=reason)
+    counts = tr.join(
+        [
+            tr.t(f"report.{name}", n=value)
+            for name, value in (
+                ("added", report.added),
+                ("merged", report.merged),
+                ("superseded", report.superseded),
+                ("archived", report.archived),
+                ("rejected", report.rejected),
+            )
+            if value
+        ]
     )
-    noun = "item" if report.items == 1 else "items"
-    head = f"Dream done ({report.engine or '?'}): {report.items} {noun} in MEMORY.md"
-    head += f" ({counts})." if counts else "."
+    head = tr.t(
+        "report.done",
+        engine=report.engine or "?",
+        items=tr.t("count.item", n=report.items),
+        counts=tr.t("report.counts", counts=counts) if counts else "",
+    )
     diary = report.diary.strip()
     return f"{head}\n\n{diary}" if diary else head

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.config import BotConfig
 from memory.paths import MemoryRoot
+from memory.search.ranking import DEFAULT_MIN_SCORE
 
 if TYPE_CHECKING:
     from memory.search.embeddings.base import EmbeddingProvider
@@ -141,7 +142,7 @@ class SearchPool:
             return sum(1 for service, _ in self._services.values() if service.is_open)
 
     def search(
-        self, root: MemoryRoot, query: str, *, limit: int = 6, min_score: float = 0.35
+        self, root: MemoryRoot, query: str, *, limit: int = 6, min_score: float = DEFAULT_MIN_SCORE
     ) -> list[Hit]:
         """The best hits in ``root`` for ``query``."""
         service, lock = self._open(root)

@@ -6,6 +6,7 @@ Pure functions shared by the rule-based flush, the light phase and the extractiv
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memory.redact import MASK
 from memory.segment import content_words, has_cjk
@@ -103,6 +104,7 @@ _TRANSIENT = re.compile(
 )
 
 
+@lru_cache(maxsize=50_000)
 def is_noise(text: str) -> bool:
     """A note line with nothing to judge: greetings, acknowledgements, small talk, tool
     output, an assistant's turn, or a secret (what was worth keeping there was redacted).

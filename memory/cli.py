@@ -28,7 +28,14 @@ from memory.log_setup import configure_logging
 from memory.paths import MemoryRoot
 from memory.recovery import ensure_recovered
 from memory.redact import Redaction
-from memory.status import collect_status, format_status
+from memory.status import (
+    NIGHTLY_TIME,
+    collect_status,
+    dreaming_enabled,
+    dreaming_overview,
+    format_status,
+    next_nightly,
+)
 from memory.transcript import read_jsonl
 from memory.wording import plural
 
@@ -87,7 +94,8 @@ def common_options() -> Parser:
 
 
 SEARCH_COMMANDS = frozenset({"index", "search", "eval"})
-OWN_COMMANDS = frozenset({"dream", "undo", "flush", "status", "forget"})
+DREAMING_COMMANDS = frozenset({"promote", "promote-explain", "rem-harness", "rem-backfill"})
+OWN_COMMANDS = frozenset({"dream", "undo", "flush", "status", "forget"}) | DREAMING_COMMANDS
 
 
 def build_parser(argv: Sequence[str] | None = None) -> Parser:
@@ -108,6 +116,10 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     dream.add_argument(
         "--max-items", type=positive_int, help="cap of MEMORY.md (default: dream_max_items, 30)"
     )
+    from memory.dream.commands import register as register_dreaming
+    from memory.dream.commands import threshold_flags
+
+    threshold_flags(dream)
     dream.set_defaults(func=cmd_dream)
 
     sub.add_parser("undo", parents=[common], help="undo the last dream").set_defaults(func=cmd_undo)
@@ -119,13 +131,17 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     flush.set_defaults(func=cmd_flush)
 
     status = sub.add_parser("status", parents=[common], help="what the memory holds")
-    status.add_argument("--deep", action="store_true", help="also the search index")
+    status.add_argument(
+        "--deep", action="store_true", help="also the dreaming phases and the search index"
+    )
     status.set_defaults(func=cmd_status)
 
     forget = sub.add_parser("forget", parents=[common], help="delete lines mentioning TEXT")
     forget.add_argument("text")
     forget.add_argument("--yes", action="store_true", help="delete without asking")
     forget.set_defaults(func=cmd_forget)
+
+    register_dreaming(sub, common)
 
     first = next(iter(argv or ()), None)
     if first is None or first in SEARCH_COMMANDS or first not in OWN_COMMANDS:
@@ -193,6 +209,8 @@ def _count(config: Mapping[str, Any], key: str, default: int, least: int) -> int
 
 
 def cmd_dream(args: argparse.Namespace) -> int:
+    from memory.dream.commands import thresholds_of
+
     config = config_of(args)
     max_items = args.max_items or int(config.get("dream_max_items") or 30)
     try:
@@ -208,6 +226,7 @@ def cmd_dream(args: argparse.Namespace) -> int:
         cast(EngineName, engine),
         args.dry_run,
         max_items,
+        thresholds_of(args, config),
         tiers=TierSettings(
             _count(config, "dream_cold_days", 30, 1),
             _count(config, "dream_hot_uses", 3, 0),
@@ -260,6 +279,12 @@ def cmd_status(args: argparse.Namespace) -> int:
     zone(args.timezone or config.get("timezone"))  # a bad zone is an error here too
     status = collect_status(root)
     if args.deep:
+        now = now_in(args.timezone or config.get("timezone"))
+        enabled = dreaming_enabled(root, bool(config.get("dreaming_enabled", True)))
+        at = str(config.get("nightly_time") or NIGHTLY_TIME)
+        status["dreaming"] = dreaming_overview(
+            root, now, enabled=enabled, next_run=next_nightly(now, at) if enabled else None
+        )
         status["index"] = _index_status(root, config)
     emit(args, status, format_status(status))
     return 0
@@ -321,10 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
         return 0
-    except OSError as exc:  # the disk refused (full, read-only) where no one said it better
-        where = f" {exc.filename}" if exc.filename else ""
-        print(
-            f"memory {args.command}: error: cannot write{where}: {exc.strerror or exc}",
-            file=sys.stderr,
-        )
+    except OSError as exc:  # the disk or the OS refused (full, read-only): one line
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"memory {args.command}: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return EXIT_USAGE

@@ -165,7 +165,11 @@ def parse_note(root: MemoryRoot, day: date) -> list[NoteLine]:
     text = read_optional(path)
     if text is None:
         return []
-    rel = root.relative(path)
+    return parse_note_text(text, root.relative(path), day)
+
+
+def parse_note_text(text: str, relative: str, day: date) -> list[NoteLine]:
+    """The bullets of a note's ``text``, cited as ``relative#Ln``."""
     section = ""
     out = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -173,10 +177,16 @@ def parse_note(root: MemoryRoot, day: date) -> list[NoteLine]:
         if heading:
             section = re.sub(r"\s*\([^)]*\)\s*$", "", heading.group("title"))
             continue
-        bullet = _BULLET.match(raw)
-        if bullet:
-            out.append(NoteLine(rel, number, bullet.group("text"), day, section))
+        bullet = bullet_text(raw)
+        if bullet is not None:
+            out.append(NoteLine(relative, number, bullet, day, section))
     return out
+
+
+def bullet_text(raw: str) -> str | None:
+    """The text of a bullet line (``"- text"`` -> ``"text"``); None for any other line."""
+    bullet = _BULLET.match(raw)
+    return bullet.group("text") if bullet else None
 
 
 def read_lines(path: Path) -> list[str]:

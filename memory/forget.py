@@ -18,15 +18,26 @@ from pathlib import Path
 from memory import session_log
 from memory.atomic import file_lock
 from memory.daily_notes import note_lock, repair_note
-from memory.dream.state import SNAPSHOT_FILES, content_hash, history_dir, root_lock
+from memory.dream.short_term import FILE as SHORT_TERM
+from memory.dream.short_term import ShortTerm, load_short_term_text
+from memory.dream.state import (
+    ABSENT,
+    OPTIONAL_FILES,
+    SNAPSHOT_FILES,
+    content_hash,
+    history_dir,
+    root_lock,
+)
 from memory.errors import UsageError
 from memory.paths import NOTE_NAME, MemoryRoot
 from memory.provenance import strip_comments
+from memory.recall_store import parse_recall, recalls_lock, store_path
 from memory.textfile import read_optional
 from memory.transaction import Fault, Transaction
 from memory.wording import plural, quoted
 
 MIN_CHARS = 2
+STORES = (SHORT_TERM, "recalls.jsonl")
 TOMBSTONE = "- [forgotten]"
 
 
@@ -56,9 +67,28 @@ def _files(root: MemoryRoot) -> list[Path]:
     if root.notes_dir.is_dir():
         files += sorted(root.notes_dir.glob("*.md"))
         files += sorted(root.diary_dir.glob("*.md")) if root.diary_dir.is_dir() else []
+        files += sorted(root.reports_dir.glob("*/*.md")) if root.reports_dir.is_dir() else []
         folder = history_dir(root)
         files += sorted(folder.glob("*/*.md")) if folder.is_dir() else []
+        # the dream's stores hold what was said (candidates) and asked (recall queries)
+        files += sorted(folder.glob(f"*/{SHORT_TERM}")) if folder.is_dir() else []
+        files += [root.state_dir / SHORT_TERM, store_path(root)]
     return [f for f in files if f.is_file()]
+
+
+def _without(path: Path, content: str, lowered: str, drop: set[int]) -> str:
+    """The new text of a file once the planned lines are gone."""
+    lines = content.splitlines()
+    if path.name == SHORT_TERM:  # JSON, one candidate a line: drop those that mention it
+        store = load_short_term_text(content)
+        left = {
+            key: c
+            for key, c in store.candidates.items()
+            if lowered not in json.dumps(c.to_dict(), ensure_ascii=False).casefold()
+        }
+        return ShortTerm(left).render() or ""
+    kept = [line for n, line in enumerate(lines, start=1) if n not in drop]
+    return "\n".join(kept) + ("\n" if kept else "")
 
 
 def plan_forget(root: MemoryRoot, text: str) -> ForgetPlan:
@@ -67,15 +97,28 @@ def plan_forget(root: MemoryRoot, text: str) -> ForgetPlan:
         raise UsageError(f"forget needs at least {MIN_CHARS} characters to match")
     plan = ForgetPlan(needle)
     lowered = needle.casefold()
+    recalls = store_path(root)
     for path in _files(root):
         content = read_optional(path)  # an undecodable file is reported and left alone
         for number, line in enumerate((content or "").splitlines(), start=1):
             if line.startswith("#"):
                 continue
-            if line != TOMBSTONE and lowered in strip_comments(line).casefold():
+            if (line != TOMBSTONE and lowered in strip_comments(line).casefold()) or (
+                path == recalls and _recalls_forgotten(line, plan)
+            ):
                 plan.matches.append((root.relative(path), number, line))
     plan.matches += session_log.matching_lines(root, needle)
     return plan
+
+
+def _recalls_forgotten(line: str, plan: ForgetPlan) -> bool:
+    """A recall that showed a line being forgotten is forgotten with it (the notes are
+    read before the recall store, so the plan already holds their lines)."""
+    recall = parse_recall(line)
+    if recall is None:
+        return False
+    gone = {(p, n) for p, n, _ in plan.matches}
+    return any((ref.path, n) in gone for ref in recall.refs for n in ref.lines())
 
 
 def _lock_notes(
@@ -106,7 +149,8 @@ def _rehash_snapshots(root: MemoryRoot, txn: Transaction, rewritten: dict[str, s
             continue
         if not isinstance(meta, dict) or not isinstance(meta.get("sha256"), dict):
             continue  # an old snapshot without hashes, or not one at all
-        for name in SNAPSHOT_FILES:
+        names = SNAPSHOT_FILES + tuple(n for n in OPTIONAL_FILES if n in meta["sha256"])
+        for name in names:
             relative = f"{folder}/{name}"
             text = rewritten.get(relative)
             if text is None:
@@ -121,7 +165,9 @@ def apply_forget(root: MemoryRoot, plan: ForgetPlan, *, fault: Fault | None = No
 
     Daily notes are rewritten under the same per-note lock appends take, held through the
     commit, so a line appended while forget runs is never lost."""
-    with root_lock(root), contextlib.ExitStack() as stack:
+    # The recall store's writers take only its own lock: hold it too, so that no recall
+    # appended meanwhile is lost when its file is rewritten.
+    with root_lock(root), file_lock(recalls_lock(root)), contextlib.ExitStack() as stack:
         held: set[str] = set()
         fresh = plan_forget(root, plan.text)
         while set(fresh.files) - held:
@@ -140,17 +186,23 @@ def apply_forget(root: MemoryRoot, plan: ForgetPlan, *, fault: Fault | None = No
                 txn.write_appendable(relative, text, size=size, lock=lock)
                 continue
             raw = path.read_bytes()
-            lines = raw.decode("utf-8").splitlines()
+            content = raw.decode("utf-8")
             removed += len(drop)
             if _is_daily_note(root, path):
                 # Keep the numbering: items elsewhere cite these notes by line.
+                lines = content.splitlines()
                 kept = [TOMBSTONE if n in drop else line for n, line in enumerate(lines, 1)]
                 text = "\n".join(kept) + ("\n" if kept else "")
                 txn.write_appendable(relative, text, size=len(raw), lock=note_lock(root, path))
-            else:
-                kept = [line for n, line in enumerate(lines, start=1) if n not in drop]
-                rewritten[relative] = "\n".join(kept) + ("\n" if kept else "")
-                txn.write(relative, rewritten[relative])
+                continue
+            text = _without(path, content, fresh.text.casefold(), drop)
+            if not text and path.name == SHORT_TERM and path.parent != root.state_dir:
+                text = ABSENT  # a snapshot's copy: undo then restores no store at all
+            if text or path.name not in STORES:
+                rewritten[relative] = text
+                txn.write(relative, text)
+            else:  # the dream's own stores go when nothing is left in them
+                txn.delete(relative)
         _rehash_snapshots(root, txn, rewritten)
         if removed:
             txn.commit(fault)

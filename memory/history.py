@@ -9,6 +9,7 @@ from memory import clock
 from memory.dream.state import (
     load_state,
     root_lock,
+    snapshot_files,
     snapshots,
     state_path,
     state_text,
@@ -33,7 +34,9 @@ def undo(root: MemoryRoot, *, now: datetime | None = None) -> str:
             raise UsageError(f"nothing to undo: no dream has changed this memory yet{left}")
         last = history[-1]
         txn = Transaction(root)
-        for name, target in (("MEMORY.md", root.memory_md), ("archive.md", root.archive)):
+        for target, name in snapshot_files(root):
+            if not (last.folder / name).exists():
+                continue  # a snapshot made before this file was kept: leave it as it is
             text = last.text(name)
             relative = root.relative(target)
             if text is None:

@@ -52,6 +52,14 @@ class MemoryRoot:
         return self.notes_dir / "dreams"
 
     @property
+    def reports_dir(self) -> Path:
+        """``memory/dreaming/``: the phase reports (``light/``, ``rem/``, ``deep/``)."""
+        return self.notes_dir / "dreaming"
+
+    def phase_report(self, phase: str, day: date) -> Path:
+        return self.reports_dir / phase / f"{day.isoformat()}.md"
+
+    @property
     def state_dir(self) -> Path:
         return self.notes_dir / ".dreams"
 

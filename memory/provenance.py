@@ -8,6 +8,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 _REF = re.compile(r"^(?P<path>[^#\s;][^#;]*?)#L(?P<start>\d+)(?:-L?(?P<end>\d+))?$")
 _COMMENT = re.compile(r"\s*<!--\s*(?P<body>.*?)\s*-->\s*$")
@@ -33,15 +34,7 @@ class SourceRef:
 
     @classmethod
     def parse(cls, text: str) -> SourceRef | None:
-        match = _REF.match(text.strip())
-        if not match:
-            return None
-        start = int(match.group("start"))
-        end = int(match.group("end") or start)
-        path = match.group("path").strip()
-        if start < 1 or end < start or not _root_relative(path):
-            return None
-        return cls(path, start, end)
+        return _parse_ref(text)
 
     def __str__(self) -> str:
         if self.end == self.start:
@@ -50,6 +43,19 @@ class SourceRef:
 
     def lines(self) -> range:
         return range(self.start, self.end + 1)
+
+
+@lru_cache(maxsize=65536)
+def _parse_ref(text: str) -> SourceRef | None:
+    match = _REF.match(text.strip())
+    if not match:
+        return None
+    start = int(match.group("start"))
+    end = int(match.group("end") or start)
+    path = match.group("path").strip()
+    if start < 1 or end < start or not _root_relative(path):
+        return None
+    return SourceRef(path, start, end)
 
 
 @dataclass(frozen=True)

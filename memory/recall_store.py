@@ -38,10 +38,16 @@ KEEP_DAYS = 120  # recalls older than this are dropped when the store is repaire
 
 
 class HitLike(Protocol):
-    path: str
-    start_line: int
-    end_line: int
-    score: float
+    """A search hit (``memory.search.service.Hit`` is one)."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def start_line(self) -> int: ...
+    @property
+    def end_line(self) -> int: ...
+    @property
+    def score(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -78,7 +84,8 @@ def store_path(root: MemoryRoot) -> Path:
     return root.state_dir / FILE
 
 
-def _lock(root: MemoryRoot) -> Path:
+def recalls_lock(root: MemoryRoot) -> Path:
+    """The lock every writer of the recall store holds."""
     return root.state_dir / "locks" / f"{FILE}.lock"
 
 
@@ -137,7 +144,7 @@ def record_hits(
     if not lines:
         return 0
     try:
-        locked_append(store_path(root), "".join(lines), lock=_lock(root))
+        locked_append(store_path(root), "".join(lines), lock=recalls_lock(root))
     except OSError as exc:
         log.error("could not record %d recall(s) in %s: %s", len(lines), root.path, exc)
         return 0
@@ -199,7 +206,7 @@ def repair(root: MemoryRoot, today: date) -> int:
     Unreadable lines are kept aside in ``recalls.jsonl.bad`` for inspection."""
     path = store_path(root)
     oldest = today - timedelta(days=KEEP_DAYS)
-    with file_lock(_lock(root)):
+    with file_lock(recalls_lock(root)):
         try:
             raw = path.read_bytes()
         except FileNotFoundError:

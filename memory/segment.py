@@ -99,8 +99,15 @@ def _cjk_words(run: str, *, for_search: bool) -> list[str]:
     return [w for w in words if w.strip()]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _tokens(text: str, for_search: bool) -> tuple[str, ...]:
+    if _lazy is not None or _tokenizer is None:
+        runs = _CJK.findall(text)
+        if runs:
+            _ensure_jieba()
+            if _lazy is not None:  # all of the text's runs in one pass (a newline joins no word)
+                with _cut_lock:
+                    _lazy.prefetch("\n".join(runs))
     out: list[str] = []
     for piece in _SPLIT.split(text):
         if not piece:

@@ -19,6 +19,8 @@ from bot.scope_state import mark_changed
 from memory.errors import MemoryEngineError
 from memory.flush import flush_turns
 from memory.memory_file import ArchivedItem, prompt_memory, read_archive, read_memory
+from memory.recall_store import record_hits
+from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.transcript import Turn
 from memory.usage import Use, record_uses, uses_in, uses_of_hits
 from plugins.archive_hints import match_archive
@@ -27,8 +29,6 @@ from plugins.events import ChatContext, ContextHandled, ContextTrimmed, Tool
 
 log = logging.getLogger(__name__)
 
-OFFLINE = "No model is configured, so I cannot answer; I recorded your message."
-
 
 class MemoryPlugin(Plugin):
     name = "memory"
@@ -36,7 +36,7 @@ class MemoryPlugin(Plugin):
     default_config: ClassVar[dict[str, Any]] = {
         "archive_hints": 3,
         "offline_hits": 3,
-        "min_score": 0.35,
+        "min_score": DEFAULT_MIN_SCORE,
         "tools": True,
     }
 
@@ -79,6 +79,8 @@ class MemoryPlugin(Plugin):
         record_uses(ctx.root, uses, when=ctx.now, via="prompt")
 
     def _offline_reply(self, ctx: ChatContext) -> str:
+        tr = ctx.lang
+        offline = tr.t("offline.head")
         root, text, logged = ctx.root, ctx.message.text, ctx.logged
         try:
             limit = int(self.config["offline_hits"])
@@ -90,10 +92,10 @@ class MemoryPlugin(Plugin):
             record_uses(root, uses_of_hits(root, hits), when=ctx.now, via="search")
         except Exception as exc:
             log.exception("memory search failed")
-            return f"{OFFLINE}\n(memory search failed: {exc})"
+            return f"{offline}\n{tr.t('offline.search_failed', error=exc)}"
         if not hits:
-            return f"{OFFLINE}\nNo memory matches this message."
-        lines = [f"{OFFLINE}\nMemory hits for your message:"]
+            return f"{offline}\n{tr.t('offline.no_hits')}"
+        lines = [f"{offline}\n{tr.t('offline.hits')}"]
         for hit in hits:
             where = f"{hit.path}#L{hit.start_line}"
             snippet = " ".join(str(hit.snippet).split())[:200]
@@ -104,7 +106,7 @@ class MemoryPlugin(Plugin):
         from memory.search.tools import TOOL_SCHEMAS, memory_get
 
         root, logged = ctx.root, ctx.logged
-        pool = self.services.search
+        pool, clock = self.services.search, self.services.clock
         min_score = float(self.config["min_score"])
 
         def search(args: dict[str, Any]) -> dict[str, Any]:
@@ -119,9 +121,12 @@ class MemoryPlugin(Plugin):
                 h
                 for h in found.get("results", [])
                 if not _is_line(logged, h["path"], h["start_line"], h["end_line"])
-            ]
-            record_uses(root, uses_of_hits(root, hits[:limit]), when=ctx.now, via="search")
-            return {**found, "results": hits[:limit]}
+            ][:limit]
+            # What the model was shown is a recall (the dream weighs it) and, for an item
+            # of MEMORY.md or the archive, a use (its tier depends on it).
+            record_hits(root, query, hits, when=clock(), via="tool")
+            record_uses(root, uses_of_hits(root, hits), when=ctx.now, via="search")
+            return {**found, "results": hits}
 
         def get(args: dict[str, Any]) -> dict[str, Any]:
             got = dict(

@@ -10,13 +10,21 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from memory.dream.model import DreamEngine, DreamInputs, DreamOptions, Proposal
+from memory.dream.short_term import ShortTerm
 from memory.dream.upkeep import TierView
 from memory.errors import MemoryEngineError
+from memory.llm import ChatModel
 from memory.paths import MemoryRoot
 from memory.recall_store import RecallRead
+
+if TYPE_CHECKING:
+    from memory.dream.deep import Decisions
+    from memory.dream.light import LightResult
+    from memory.dream.promotion import Ranked
+    from memory.dream.rem import RemResult
 
 
 class DreamInterrupted(MemoryEngineError):
@@ -26,14 +34,19 @@ class DreamInterrupted(MemoryEngineError):
 @dataclass
 class DeepResult:
     proposal: Proposal
-    ranked: int = 0
-    promoted: int = 0
+    ranked: int = 0  # candidates scored
+    competed: int = 0  # items (candidates merged with prior items) that competed for places
+    promoted: int = 0  # candidates promoted for the first time
+    ranking: list[Ranked] = field(default_factory=list)
+    decisions: Decisions | None = None
 
 
 @dataclass
 class DreamState:
     """What the phases have produced so far, each phase's result once it has run."""
 
+    light: LightResult | None = None
+    rem: RemResult | None = None
     deep: DeepResult | None = None
 
 
@@ -45,7 +58,9 @@ class DreamContext:
     engine: DreamEngine
     inputs: DreamInputs
     recalls: RecallRead
+    short_term: ShortTerm
     state: DreamState = field(default_factory=DreamState)
+    model: ChatModel | None = None  # the llm engine's model (REM words reflections with it)
     cancel: threading.Event | None = None
     tiers: TierView | None = None  # the core's upkeep (tier moves, budget) reads this
     problems: list[str] = field(default_factory=list)  # reported in the diary and status

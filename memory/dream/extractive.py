@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -27,7 +28,7 @@ from memory.dream import sections
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.judge import dates, importance
 from memory.dream.judge.classifier import Judgement, classify
-from memory.dream.judge.relations import Said, replaces, same_fact, subject_of
+from memory.dream.judge.relations import Said, core_words, replaces, same_fact, subject_of
 from memory.dream.judge.wording import reword
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.similarity import features
@@ -73,8 +74,11 @@ class Cluster:
     members: list[Statement] = field(default_factory=list)
     superseded_by: Cluster | None = None
 
+    _head: Statement | None = None
+
     def add(self, st: Statement) -> None:
         self.members.append(st)
+        self._head = None
 
     @property
     def priors(self) -> list[MemoryItem]:
@@ -83,6 +87,11 @@ class Cluster:
     @property
     def head(self) -> Statement:
         """The wording the item keeps: a prior item's, else the clearest note wording."""
+        if self._head is None:
+            self._head = self._choose_head()
+        return self._head
+
+    def _choose_head(self) -> Statement:
         priors = [s for s in self.members if s.prior is not None]
         if priors:
             return priors[-1]
@@ -125,9 +134,11 @@ class ExtractiveEngine:
 
     def __init__(self, *, embeddings: bool = True) -> None:
         self.embeddings = embeddings
+        self._check: Callable[[], None] = lambda: None
         self.cache: EmbeddingCache | None = None
 
     def propose(self, inputs: DreamInputs) -> Proposal:
+        self._check = inputs.check  # the dream's stop request, asked in the long loops
         zh = _scope_is_chinese(inputs)
         statements, dropped = self._statements(inputs)
         self._judge(statements, inputs)
@@ -235,9 +246,10 @@ class ExtractiveEngine:
         by_ref: dict[tuple[str, int], Cluster] = {}
         by_text: dict[str, Cluster] = {}
         index: dict[str, list[int]] = defaultdict(list)
-        by_subject: dict[str, list[int]] = defaultdict(list)
+        vectors: dict[str, tuple[list[int], np.ndarray | None]] = {}
         merged = folded = 0
         for st in statements:
+            self._check()
             if st.prior is None and any(near_duplicate(st.text, h) for h in handwritten):
                 folded += 1
                 continue
@@ -246,7 +258,7 @@ class ExtractiveEngine:
                 None,
             )
             if home is None:
-                home = by_text.get(st.text) or self._similar(st, clusters, index, by_subject)
+                home = by_text.get(st.text) or self._similar(st, clusters, index, vectors)
                 if home is not None and st.prior is None:
                     merged += 1
             if home is None:
@@ -255,7 +267,8 @@ class ExtractiveEngine:
                 cid = len(clusters) - 1
                 for token in sorted(_tokens(st.text)):
                     index[token].append(cid)
-                by_subject[st.subject].append(cid)
+                if st.vector is not None:
+                    _append(vectors, st.subject, cid, st.vector)
             home.add(st)
             by_text.setdefault(st.text, home)
             for ref in st.refs:
@@ -268,7 +281,7 @@ class ExtractiveEngine:
         st: Statement,
         clusters: list[Cluster],
         index: dict[str, list[int]],
-        by_subject: dict[str, list[int]],
+        vectors: dict[str, tuple[list[int], np.ndarray | None]],
     ) -> Cluster | None:
         counts: Counter[int] = Counter()
         for token in _tokens(st.text):
@@ -282,12 +295,11 @@ class ExtractiveEngine:
             )
         ]
         if st.vector is not None:  # paraphrases and the other language share few words
-            pool = [c for c in by_subject[st.subject] if c not in candidates]
-            if pool:
-                heads = np.vstack([_vector(clusters[c]) for c in pool])
-                sims = heads @ st.vector
+            ids, matrix = vectors.get(st.subject, ([], None))
+            if ids and matrix is not None:
+                sims = matrix[: len(ids)] @ st.vector
                 best = np.argsort(-sims, kind="stable")[:4]
-                candidates += [pool[i] for i in best]
+                candidates += [ids[i] for i in best if ids[i] not in candidates]
         said = st.said()
         for cid in candidates:
             cluster = clusters[cid]
@@ -300,18 +312,32 @@ class ExtractiveEngine:
         return None
 
     def _supersede(self, clusters: list[Cluster]) -> list[Cluster]:
-        ordered = sorted(clusters, key=lambda c: c.latest)
-        by_subject: dict[str, list[Cluster]] = defaultdict(list)
+        """Each cluster against the older ones of its subject that could hold the same
+        slot: sharing a content word or a topic family (every rule needs one of them)."""
+        ordered = sorted(clusters, key=lambda c: (c.latest, c.head.text))
+        index: dict[tuple[str, str], list[Cluster]] = defaultdict(list)
         out: list[Cluster] = []
         for newer in ordered:
+            self._check()
             head = newer.head
-            for older in by_subject[head.subject]:
-                if older.superseded_by is not None or older.latest >= newer.latest:
-                    continue
-                if replaces(head.said(), older.head.said()):
-                    older.superseded_by = newer
-                    out.append(older)
-            by_subject[head.subject].append(newer)
+            keys = [(head.subject, "word:" + w) for w in sorted(core_words(head.text))]
+            keys += [(head.subject, "family:" + f) for f in sorted(features(head.text).families)]
+            seen: set[int] = set()
+            said = head.said()
+            for key in keys:
+                if len(index[key]) > COMMON_TOKEN:
+                    continue  # a word this common says nothing about the slot
+                for older in index[key]:
+                    if id(older) in seen:
+                        continue
+                    seen.add(id(older))
+                    if older.superseded_by is not None or older.latest >= newer.latest:
+                        continue
+                    if replaces(said, older.head.said()):
+                        older.superseded_by = newer
+                        out.append(older)
+            for key in keys:
+                index[key].append(newer)
         return out
 
     @staticmethod
@@ -357,11 +383,18 @@ def _tokens(text: str) -> frozenset[str]:
     return f.words | f.grams
 
 
-def _vector(cluster: Cluster) -> np.ndarray:
-    for member in reversed(cluster.members):
-        if member.vector is not None:
-            return member.vector
-    return np.zeros(384, dtype=np.float32)
+def _append(
+    vectors: dict[str, tuple[list[int], np.ndarray | None]], key: str, cid: int, row: np.ndarray
+) -> None:
+    """Add a cluster's first vector to its subject's matrix (grown by doubling)."""
+    ids, matrix = vectors.get(key, ([], None))
+    if matrix is None:
+        matrix = np.zeros((16, row.shape[0]), dtype=np.float32)
+    elif len(ids) == matrix.shape[0]:
+        matrix = np.vstack([matrix, np.zeros_like(matrix)])
+    matrix[len(ids)] = row
+    ids.append(cid)
+    vectors[key] = (ids, matrix)
 
 
 def _due(text: str, day: date, *, relative_only: bool) -> date | None:

@@ -7,7 +7,7 @@ import hashlib
 import json
 from datetime import date, timedelta
 
-from memory.daily_notes import parse_note, read_lines
+from memory.daily_notes import MAX_BULLET_CHARS, NoteLine, parse_note, read_lines
 from memory.dream.model import DreamInputs, DreamOptions
 from memory.memory_file import parse_memory, read_archive
 from memory.paths import MemoryRoot
@@ -23,11 +23,18 @@ def window(root: MemoryRoot, today: date, days: int) -> list[date]:
 def gather(root: MemoryRoot, today: date, options: DreamOptions) -> DreamInputs:
     memory_text = read_text(root.memory_md)
     lines = {"MEMORY.md": memory_text.splitlines()}
-    notes = []
+    notes: list[NoteLine] = []
     for day in window(root, today, options.days):
         path = root.daily_note(day)
         lines[root.relative(path)] = read_lines(path)
-        notes.extend(parse_note(root, day))
+        # A bullet is judged by its first MAX_BULLET_CHARS (what the bot writes at most),
+        # so that one huge hand-written line cannot make a dream slow.
+        notes.extend(
+            dataclasses.replace(n, text=n.text[:MAX_BULLET_CHARS])
+            if len(n.text) > MAX_BULLET_CHARS
+            else n
+            for n in parse_note(root, day)
+        )
     archived: dict[str, str] = {}
     for item in read_archive(root):
         for ref in item.sources:

@@ -1,22 +1,129 @@
-"""The text judgements the phases and the engines share: one place to improve them.
+"""The text judgements the light phase shares with the extractive engine: one place to
+follow them.
 
-- :func:`is_transient`: chatter, questions, "asked about…" lines and secrets, which stay
-  in the notes and are never distilled;
-- :func:`same_fact`: one statement restated (light merges them, the engines too);
-- :func:`supersedes`: a newer statement replacing an older one about the same thing;
-- :func:`concepts`: the content words a statement carries (conceptual richness, themes);
-- :func:`durability`: how lasting a statement's kind is, in [0, 1].
+The engine (``memory/dream/extractive.py``) leaves out a note line that is noise
+(:func:`memory.chatter.is_noise`) or that its statement classifier
+(:mod:`memory.dream.judge.classifier`) finds likelier chatter than its threshold, and
+merges two statements when :func:`memory.dream.judge.relations.same_fact` says they are
+one fact about one subject. :class:`TextJudge` asks exactly those, for the lines of one
+dream (classified in one batch, by words: the light phase computes no embeddings), so
+light stages what the engine would keep and merges what it would merge.
+
+Also here: the plain-text :func:`same_fact` and :func:`supersedes` (what the llm engine
+asks of its items), :func:`concepts` (the content words of a statement: conceptual
+richness, themes), :func:`blocking_keys` (what finds restatement candidates quickly) and
+:func:`interruptible`: inside it, the judgements check every so often whether the dream
+was asked to stop.
 """
 
 from __future__ import annotations
 
-from memory.chatter import is_transient
-from memory.dream.similarity import KIND_WEIGHT, features, supersedes
-from memory.dream.similarity import near_duplicate as same_fact
+import contextlib
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 
-__all__ = ["concepts", "durability", "is_transient", "same_fact", "supersedes"]
+from memory.chatter import is_noise
+from memory.dream import similarity
+from memory.dream.extractive import WORDS_CHATTER_THRESHOLD
+from memory.dream.judge import importance, relations
+from memory.dream.judge.classifier import Judgement, classify
+from memory.dream.judge.relations import Said, subject_of
+from memory.dream.similarity import features, near_duplicate
+from memory.speaker import split
 
-_LOWEST, _HIGHEST = min(KIND_WEIGHT.values()), max(KIND_WEIGHT.values())
+CHECK_EVERY = 256
+_watch = threading.local()
+_LOWEST = importance.KIND_WEIGHT["chatter"]
+_HIGHEST = max(importance.KIND_WEIGHT.values())
+
+
+@contextlib.contextmanager
+def interruptible(check: Callable[[], None]) -> Iterator[None]:
+    """Call ``check`` (which raises to stop) every ``CHECK_EVERY`` judgements made by this
+    thread inside the block."""
+    previous = getattr(_watch, "check", None)
+    _watch.check, _watch.count = check, 0
+    try:
+        yield
+    finally:
+        _watch.check = previous
+
+
+def tick() -> None:
+    """Count one judgement; every ``CHECK_EVERY``, check for a stop request."""
+    check = getattr(_watch, "check", None)
+    if check is not None:
+        _watch.count += 1
+        if _watch.count % CHECK_EVERY == 0:
+            check()
+
+
+class TextJudge:
+    """The engine's judgements over the lines of one dream."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        texts = list(texts)
+        self.names = frozenset(
+            s for s in (split(t).speaker for t in texts) if s and s not in ("用户", "User")
+        )
+        self._judged: dict[str, Judgement] = {}
+        self._said: dict[str, Said] = {}
+        self._transient: dict[str, bool] = {}
+        self.prepare(texts)
+
+    def prepare(self, texts: Iterable[str]) -> None:
+        """Classify, in one batch, the texts not judged yet."""
+        fresh = sorted({t for t in texts if t not in self._judged})
+        self._judged.update(zip(fresh, classify(fresh), strict=True))
+
+    def judgement(self, text: str) -> Judgement:
+        if text not in self._judged:
+            self.prepare([text])
+        return self._judged[text]
+
+    def transient(self, text: str) -> bool:
+        """Left out as the engine leaves it out: noise, or likely chatter."""
+        tick()
+        if text not in self._transient:
+            self._transient[text] = (
+                is_noise(text) or self.judgement(text).chatter >= WORDS_CHATTER_THRESHOLD
+            )
+        return self._transient[text]
+
+    def said(self, text: str) -> Said:
+        if text not in self._said:
+            self._said[text] = Said(text, subject_of(text, self.names), self.judgement(text).kind)
+        return self._said[text]
+
+    def same_fact(self, a: str, b: str) -> bool:
+        """One fact about one subject, as the engine decides without embeddings."""
+        tick()
+        return relations.same_fact(self.said(a), self.said(b))
+
+    def durability(self, text: str) -> float:
+        """How lasting the statement's kind is, in [0, 1], by the engine's own weights."""
+        judged = self.judgement(text)
+        weight = importance.KIND_WEIGHT.get(judged.kind, _LOWEST) * (1.0 - judged.chatter)
+        return max(0.0, min(1.0, (weight - _LOWEST) / (_HIGHEST - _LOWEST)))
+
+
+@lru_cache(maxsize=200_000)
+def _near_duplicate(a: str, b: str) -> bool:
+    return near_duplicate(a, b)
+
+
+def same_fact(a: str, b: str) -> bool:
+    """Two texts that state one thing (the wording test, without subjects or embeddings;
+    cached: the phases and the engines compare the same pairs)."""
+    tick()
+    return _near_duplicate(a, b)
+
+
+def supersedes(newer: str, older: str) -> bool:
+    """Whether ``newer`` replaces ``older``: the same thing, stated differently later."""
+    tick()
+    return similarity.supersedes(newer, older)
 
 
 def concepts(text: str) -> frozenset[str]:
@@ -24,7 +131,8 @@ def concepts(text: str) -> frozenset[str]:
     return features(text).words
 
 
-def durability(text: str) -> float:
-    """1 for the most lasting kind (preferences), 0 for the least (other)."""
-    weight = KIND_WEIGHT[features(text).kind]
-    return (weight - _LOWEST) / (_HIGHEST - _LOWEST)
+@lru_cache(maxsize=100_000)
+def blocking_keys(text: str) -> frozenset[str]:
+    """Words and Chinese character pairs: two restatements share some of them."""
+    f = features(text)
+    return f.words | f.grams

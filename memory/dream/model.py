@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
@@ -41,6 +42,9 @@ class DreamInputs:
     archived_refs: dict[str, str]  # "path#Ln" already in the archive -> reason
     max_items: int
     state_dir: Path | None = None  # the root's memory/.dreams/ (caches), when on disk
+    # An engine calls this now and then in its long loops; it raises DreamInterrupted
+    # when the dream was asked to stop (the bot shutting down).
+    check: Callable[[], None] = field(default=lambda: None, compare=False, repr=False)
 
     @property
     def prior(self) -> list[MemoryItem]:

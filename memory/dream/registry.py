@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from memory.dream.context import Phase
+from memory.dream.context import DreamContext, Phase
 from memory.dream.deep import DeepPhase
+from memory.dream.evidence import DailyNotes, EvidenceSource
 from memory.dream.extractive import ExtractiveEngine
 from memory.dream.grounding import Similarity
+from memory.dream.light import LightPhase
 from memory.dream.llm_engine import LLMEngine
 from memory.dream.model import DreamEngine, DreamOptions
+from memory.dream.rem import Reflect, RemPhase
 from memory.errors import UsageError
 from memory.llm import ChatModel
 
@@ -32,9 +35,16 @@ ENGINES: dict[str, EngineFactory] = {
 ENGINE_CHOICES = ("auto", *ENGINES)
 
 
+def evidence_sources(ctx: DreamContext) -> list[EvidenceSource]:
+    """What the light phase reads: the window's daily notes (a session-log source, reading
+    ``<root>/sessions/`` for the same window, goes here beside them)."""
+    return [DailyNotes(ctx.inputs.notes)]
+
+
 def phases() -> list[Phase]:
-    """The phases of a dream cycle, in order."""
-    return [DeepPhase()]
+    """The phases of a dream cycle, in order: light, REM, deep, then the model's wording
+    of the REM reflections (asked after the engine's own question)."""
+    return [LightPhase(evidence_sources), RemPhase(), DeepPhase(), Reflect()]
 
 
 def choose_engine(

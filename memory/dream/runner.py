@@ -1,21 +1,22 @@
-"""Running a Deep Dream safely: lock, skip rules, engine, accounting, one atomic commit."""
+"""Running a dream cycle safely: lock, skip rules, the phases, accounting, one commit."""
 
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import logging
 import threading
+import time
 from datetime import datetime
 
-from memory.dream import diary
-from memory.dream.budget import memory_tokens
+from memory.dream.commit import commit_cycle, stores, summary
 from memory.dream.context import DreamContext
 from memory.dream.grounding import Similarity
 from memory.dream.inputs import gather, input_hash
+from memory.dream.judgement import interruptible
 from memory.dream.model import (
     MAX_DAYS,
     MIN_DAYS,
+    DreamEngine,
     DreamInputs,
     DreamOptions,
     DreamReport,
@@ -23,26 +24,16 @@ from memory.dream.model import (
     new_items,
 )
 from memory.dream.registry import ENGINE_CHOICES, choose_engine, phases
-from memory.dream.state import (
-    append_event,
-    load_state,
-    root_lock,
-    save_state,
-    stage_snapshot,
-    state_text,
-)
-from memory.dream.upkeep import TierView, entered_text, upkeep_due
-from memory.dream.upkeep import digest as upkeep_digest
-from memory.dream.upkeep import state_relative as upkeep_state
+from memory.dream.short_term import load_short_term
+from memory.dream.state import append_event, load_state, root_lock, save_state
+from memory.dream.upkeep import TierView, upkeep_due
 from memory.errors import DreamRefused, ModelError, UsageError
 from memory.llm import ChatModel
-from memory.memory_file import archive_entry, cited_lines, render_archive, render_memory
+from memory.memory_file import cited_lines
 from memory.paths import MemoryRoot
 from memory.provenance import ref_lines
 from memory.recall_store import read_recalls
-from memory.textfile import read_text
-from memory.transaction import Fault, Transaction
-from memory.usage import repair as repair_ledger
+from memory.transaction import Fault
 
 log = logging.getLogger(__name__)
 
@@ -87,19 +78,39 @@ def run_dream(
     validate(options)
     engine = choose_engine(options, model, similarity)
     with root_lock(root):
-        inputs = gather(root, now.date(), options)
-        recalls = read_recalls(root)
-        tiers = TierView.read(root, options.tiers, now.date(), recalls.recalls)
-        ctx = DreamContext(root, options, now, engine, inputs, recalls, cancel=cancel, tiers=tiers)
+        ctx = open_context(root, options, now, engine, model=model, cancel=cancel)
+        ctx.tiers = TierView.read(root, options.tiers, now.date(), ctx.recalls.recalls)
         return _dream(ctx, fault)
 
 
-def _stores(ctx: DreamContext, due: list[str]) -> dict[str, str]:
-    """The digests of the stores a dream reads, and of the core's upkeep due today."""
-    return {"recalls": ctx.recalls.digest, "upkeep": upkeep_digest(due)}
+def open_context(
+    root: MemoryRoot,
+    options: DreamOptions,
+    now: datetime,
+    engine: DreamEngine,
+    *,
+    model: ChatModel | None = None,
+    cancel: threading.Event | None = None,
+) -> DreamContext:
+    """Everything a cycle reads, read once (the caller holds the lock if it will write)."""
+    inputs = gather(root, now.date(), options)
+    ctx = DreamContext(
+        root,
+        options,
+        now,
+        engine,
+        inputs,
+        read_recalls(root),
+        load_short_term(root),
+        model=model if engine.name == "llm" else None,
+        cancel=cancel,
+    )
+    ctx.inputs = dataclasses.replace(inputs, check=ctx.check)
+    return ctx
 
 
 def _due(ctx: DreamContext) -> list[str]:
+    """The core's upkeep due today (tier moves, the budget): none outside a dream cycle."""
     if ctx.tiers is None:
         return []
     return upkeep_due(ctx.tiers, ctx.inputs, ctx.options.token_budget)
@@ -110,7 +121,8 @@ def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:
     report = DreamReport(status="skipped", engine=ctx.engine.name)
     state = load_state(root)
     due = _due(ctx)
-    digest = input_hash(inputs, ctx.engine.name, options, _stores(ctx, due))
+    store_digests = stores(ctx.recalls, ctx.short_term.loaded_digest, due)
+    digest = input_hash(inputs, ctx.engine.name, options, store_digests)
     if not inputs.notes and not due:
         report.reason = f"no daily notes in the last {options.days} day(s)"
     elif not options.force and state.get("last_success", {}).get("hash") == digest:
@@ -118,9 +130,17 @@ def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:
         report.reason = f"inputs unchanged since the last dream ({when})"
     else:
         try:
-            for phase in phases():
-                ctx.check()
-                phase.run(ctx)
+            with interruptible(ctx.check):
+                for phase in phases():
+                    ctx.check()
+                    started, cpu = time.perf_counter(), time.process_time()
+                    phase.run(ctx)
+                    log.debug(
+                        "phase %s: %.3f s (CPU %.3f s)",
+                        phase.name,
+                        time.perf_counter() - started,
+                        time.process_time() - cpu,
+                    )
             assert ctx.state.deep is not None, "the deep phase did not run"
             proposal = ctx.state.deep.proposal
             check_accounting(inputs, proposal)
@@ -128,14 +148,14 @@ def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:
             report.status, report.reason = "failed", str(exc)
         else:
             ctx.check()
-            _fill(report, ctx, proposal)
-            return _write(ctx, proposal, report, state, fault)
+            fill_report(report, ctx, proposal)
+            return commit_cycle(ctx, proposal, report, state, fault)
     if not options.dry_run:
         _record(root, state, report, ctx.now)
     return report
 
 
-def _fill(report: DreamReport, ctx: DreamContext, proposal: Proposal) -> None:
+def fill_report(report: DreamReport, ctx: DreamContext, proposal: Proposal) -> None:
     inputs = ctx.inputs
     report.status = "done"
     report.items = len(inputs.handwritten) + len(proposal.keep)
@@ -147,83 +167,20 @@ def _fill(report: DreamReport, ctx: DreamContext, proposal: Proposal) -> None:
     back = cited_lines(item for item, _ in proposal.returned)  # not new: back from the archive
     fresh = new_items(inputs.prior, proposal.keep)
     report.added = sum(1 for i in fresh if not ref_lines(i.sources) <= back)
-    deep = ctx.state.deep
+    light, rem, deep = ctx.state.light, ctx.state.rem, ctx.state.deep
+    if light is not None:
+        report.phases.light = {"candidates": len(light.candidates), "staged": light.staged}
+    if rem is not None:
+        report.phases.rem = {"themes": len(rem.themes), "truths": len(rem.truths)}
     if deep is not None:
         report.phases.deep = {"ranked": deep.ranked, "promoted": deep.promoted}
-
-
-def _write(
-    ctx: DreamContext,
-    proposal: Proposal,
-    report: DreamReport,
-    state: dict[str, object],
-    fault: Fault | None,
-) -> DreamReport:
-    root, options, inputs, now = ctx.root, ctx.options, ctx.inputs, ctx.now
-    today = now.date()
-    new_memory = render_memory(inputs.memory, proposal.keep)
-    report.tokens = memory_tokens(new_memory)
-    report.diary = diary.entry(inputs, proposal, report, now, options.days)
-    old_memory = "\n".join(inputs.lines["MEMORY.md"])
-    old_memory += "\n" if old_memory else ""
-    old_archive = read_text(root.archive)
-    entries = [archive_entry(item, reason, today) for item, reason in proposal.archive]
-    new_archive = render_archive(old_archive, entries)
-    if options.dry_run:
-        report.reason = "dry run: nothing written"
-        report.diff = _diff("MEMORY.md", old_memory, new_memory) + _diff(
-            "memory/archive.md", old_archive, new_archive
-        )
-        return report
-    diary_path = root.diary(today)
-    old_diary = read_text(diary_path)
-    stamp = now.isoformat(timespec="seconds")
-    # Hash what the next dream will read (the notes and this new MEMORY.md), so that a
-    # second dream over unchanged notes is skipped.
-    after = dataclasses.replace(
-        inputs, lines={**inputs.lines, "MEMORY.md": new_memory.splitlines()}
-    )
-    digest = input_hash(after, report.engine, options, _stores(ctx, []))  # moves done
-    state = dict(state)
-    state["last_success"] = {"time": stamp, "engine": report.engine, "hash": digest}
-    state["last_run"] = _summary(report, stamp)
-
-    txn = Transaction(root)
-    stage_snapshot(root, txn, {"time": stamp, "kind": "dream", "engine": report.engine})
-    txn.write("MEMORY.md", new_memory)
-    txn.write(root.relative(root.archive), new_archive)
-    txn.write(
-        root.relative(diary_path), diary.append_entry(old_diary, today.isoformat(), report.diary)
-    )
-    txn.write(root.relative(root.state_dir / "state.json"), state_text(state))
-    if ctx.tiers is not None:
-        txn.write(upkeep_state(root), entered_text(proposal.keep, ctx.tiers.entered, today))
-    txn.commit(fault)
-    append_event(root, {"event": "dream", **_summary(report, stamp)})
-    if ctx.tiers is not None and ctx.tiers.ledger.needs_repair(today):
-        repair_ledger(root, today)
-    return report
-
-
-def _summary(report: DreamReport, stamp: str) -> dict[str, object]:
-    data = report.to_dict()
-    data.pop("diary", None)
-    return {"time": stamp, **data}
 
 
 def _record(root: MemoryRoot, state: dict[str, object], report: DreamReport, now: datetime) -> None:
     stamp = now.isoformat(timespec="seconds")
     state = dict(state)
-    state["last_run"] = _summary(report, stamp)
+    state["last_run"] = summary(report, stamp)
     save_state(root, state)
-    append_event(root, {"event": "dream", **_summary(report, stamp)})
+    append_event(root, {"event": "dream", **summary(report, stamp)})
     if report.status == "failed":
         log.warning("dream on %s failed: %s", root.path, report.reason)
-
-
-def _diff(name: str, old: str, new: str) -> str:
-    return "".join(
-        difflib.unified_diff(
-            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}"
-        )
-    )

@@ -194,6 +194,17 @@ def competition(score: float, durability: float) -> float:
     return round(score + DURABILITY_WEIGHT * durability, DIGITS)
 
 
+CONFIDENCE_SUPPORT = 3
+
+
+def confidence(durability: float, evidence: Evidence) -> float:
+    """How sure the light phase is that a candidate is worth keeping: half its kind's
+    durability, half its support (mentions plus recall contexts, three saturate)."""
+    support = evidence.mention_lines + evidence.recall_contexts
+    kind = min(1.0, max(0.0, durability))
+    return round(0.5 * kind + 0.5 * min(1.0, support / CONFIDENCE_SUPPORT), DIGITS)
+
+
 def room(max_items: int, handwritten: int) -> int:
     """Places for generated items: hand-written items count against the cap."""
     return max(0, max_items - handwritten)

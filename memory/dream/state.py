@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.atomic import atomic_write_text, file_lock
+from memory.errors import StorageError
 from memory.paths import MemoryRoot
 from memory.recovery import recover_locked, root_lock_path
 from memory.transaction import Transaction
@@ -72,20 +73,29 @@ def state_text(state: dict[str, Any]) -> str:
 
 
 def save_state(root: MemoryRoot, state: dict[str, Any]) -> None:
-    atomic_write_text(state_path(root), state_text(state))
+    try:
+        atomic_write_text(state_path(root), state_text(state))
+    except OSError as exc:
+        raise StorageError.of(exc, root.relative(root.state_dir)) from exc
 
 
 def append_event(root: MemoryRoot, event: dict[str, Any]) -> None:
+    """Add ``event`` to the event log; a log the disk refuses is skipped with one line
+    (the change it tells of is already committed)."""
     path = root.state_dir / "events.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(json.dumps(event, ensure_ascii=False) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(event, ensure_ascii=False) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        log.error("cannot add to the event log %s: %s", path, exc.strerror or exc)
 
 
 _SNAPSHOT = re.compile(r"^(?P<number>\d{6})-[0-9T+]{8,15}$")
 SNAPSHOT_FILES = ("MEMORY.md", "archive.md")
+OPTIONAL_FILES = ("short-term.json",)
 
 
 def content_hash(text: str) -> str:
@@ -126,7 +136,9 @@ def _verified(folder: Path) -> Snapshot | None:
     sums = meta.get("sha256")
     if sums is not None and not isinstance(sums, dict):
         return None
-    for name in SNAPSHOT_FILES:
+    # The short-term store is in snapshots made since the dream had phases.
+    optional = tuple(n for n in OPTIONAL_FILES if sums is not None and n in sums)
+    for name in SNAPSHOT_FILES + optional:
         try:
             content = (folder / name).read_text(encoding="utf-8")
         except (OSError, ValueError):
@@ -151,15 +163,25 @@ def unverified(root: MemoryRoot) -> list[str]:
     return [p.name for p in _history_folders(root) if _verified(p) is None]
 
 
+def snapshot_files(root: MemoryRoot) -> tuple[tuple[Path, str], ...]:
+    """The files an undo restores, with their names in a snapshot: MEMORY.md, the archive
+    and the short-term store (whose candidates a dream marks promoted)."""
+    return (
+        (root.memory_md, "MEMORY.md"),
+        (root.archive, "archive.md"),
+        (root.state_dir / "short-term.json", "short-term.json"),
+    )
+
+
 def stage_snapshot(root: MemoryRoot, txn: Transaction, meta: dict[str, Any]) -> None:
-    """Add to ``txn`` a snapshot of the current MEMORY.md and archive, pruning old ones."""
+    """Add to ``txn`` a snapshot of the files undo restores, pruning old snapshots."""
     existing = snapshots(root)
     numbers = [m["number"] for p in _history_folders(root) if (m := _SNAPSHOT.match(p.name))]
     number = int(max(numbers)) + 1 if numbers else 1
     name = f"{number:06d}-{meta['time'].replace(':', '').replace('-', '')[:15]}"
     base = root.relative(history_dir(root)) + "/" + name
     sums = {}
-    for source, stored in ((root.memory_md, "MEMORY.md"), (root.archive, "archive.md")):
+    for source, stored in snapshot_files(root):
         try:
             content = source.read_text(encoding="utf-8")
         except FileNotFoundError:

@@ -7,6 +7,10 @@ consecutive chunks of a block may share ``overlap`` lines, and search then keeps
 overlapping hits); headings and blank lines end a group; a line longer than ``max_chars``
 is cut into several chunks that all cite that line. Provenance comments
 (``<!-- src: ... -->``) are stripped from the text; line numbers stay those of the file.
+
+``MEMORY.md`` and the archive hold items: each bullet is its own chunk (so an item's rank,
+and an archived item's status, is its own), and in the archive only the bullets are indexed
+(its title and intro are not memory).
 """
 
 from __future__ import annotations
@@ -21,6 +25,11 @@ _IMPORTANCE = re.compile(r"importance\s*[:=]\s*([0-9]*\.?[0-9]+)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _SPEAKER = re.compile(r"^\s*[-*]\s+(?:\[[^\]]{1,20}\]\s*)?[^\s:：][^:：]{0,30}(?::\s|：)")
 _JOINERS = "\u200d\ufe0e\ufe0f"
+_BULLET = re.compile(r"^\s*[-*+]\s")
+CHUNKER_VERSION = "items-1"  # part of the index signature: a change re-chunks every file
+ARCHIVE_PATH = "memory/archive.md"
+ITEM_FILES = ("MEMORY.md", ARCHIVE_PATH)  # one item per chunk
+BULLETS_ONLY = (ARCHIVE_PATH,)  # lines that are not bullets are not indexed
 
 
 @dataclass(frozen=True)
@@ -91,6 +100,8 @@ def chunk_text(path: str, text: str, config: ChunkerConfig | None = None) -> lis
         from memory.search.session_chunks import session_chunks
 
         return session_chunks(path, text, cfg)
+    per_item = path in ITEM_FILES
+    bullets_only = path in BULLETS_ONLY
     chunks: list[Chunk] = []
     group: list[tuple[int, str, float | None]] = []
 
@@ -109,7 +120,7 @@ def chunk_text(path: str, text: str, config: ChunkerConfig | None = None) -> lis
 
     for number, raw in enumerate(text.splitlines(), start=1):
         line = strip_comments(raw).rstrip()
-        if not line.strip() or _HEADING.match(line):
+        if not line.strip() or _HEADING.match(line) or (bullets_only and not _BULLET.match(line)):
             flush()
             continue
         importance = importance_of(raw)
@@ -121,7 +132,8 @@ def chunk_text(path: str, text: str, config: ChunkerConfig | None = None) -> lis
         size = sum(len(existing) + 1 for _, existing, _ in group)
         dialogue = bool(group) and _SPEAKER.match(group[0][1]) is not None
         if (
-            len(group) >= (cfg.dialogue_lines if dialogue else cfg.max_lines)
+            (per_item and bool(group) and _BULLET.match(line) is not None)
+            or len(group) >= (cfg.dialogue_lines if dialogue else cfg.max_lines)
             or size + len(line) > cfg.max_chars
         ):
             carry = group[len(group) - cfg.overlap :] if 0 < cfg.overlap < len(group) else []

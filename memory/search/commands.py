@@ -12,7 +12,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from memory.paths import MemoryRoot
 from memory.recovery import ensure_recovered
 from memory.search.config import settings_from
 from memory.search.embeddings.registry import PROVIDERS
+from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.search.service import Hit, MemorySearch
 
 
@@ -71,17 +72,25 @@ def register(subparsers: Any) -> None:
     _common(search)
     search.add_argument("query", nargs="?", help="what to look for")
     search.add_argument("--limit", type=_positive, default=6)
-    search.add_argument("--min-score", type=_score, default=0.35)
+    search.add_argument("--min-score", type=_score, default=DEFAULT_MIN_SCORE)
     search.add_argument("--now", type=_day, help="date recency is measured from")
     search.add_argument("--batch", help="file with one query a line; prints one JSON array a line")
+    search.add_argument(
+        "--no-record", action="store_true", help="do not record the hits in the recall store"
+    )
     search.set_defaults(func=_guard(run_search))
 
     ev = subparsers.add_parser("eval", help="evaluate retrieval on LoCoMo-style datasets")
     _common(ev)
     ev.add_argument("datasets", nargs="*", help="roots with qa.jsonl, or folders of them")
     ev.add_argument("--work", help="folder for copies and indexes (default: temporary)")
-    ev.add_argument("--min-score", type=_score, default=0.35)
+    ev.add_argument("--min-score", type=_score, default=DEFAULT_MIN_SCORE)
     ev.add_argument("--now", type=_day, help="override each dataset's last_date")
+    ev.add_argument(
+        "--skip-no-match",
+        action="store_true",
+        help="skip the no-match measure (questions asked with their evidence removed)",
+    )
     ev.set_defaults(func=_guard(run_eval))
 
 
@@ -157,6 +166,8 @@ def run_search(args: argparse.Namespace) -> int:
                 print("[]", flush=True)
                 continue
             hits = service.search(query, limit=args.limit, min_score=args.min_score, now=args.now)
+            if not (args.batch or args.no_record):
+                record_recall(service.root, query, hits, args)
             if args.batch or args.json:
                 print(json.dumps([h.to_dict() for h in hits], ensure_ascii=False), flush=True)
             else:
@@ -164,6 +175,17 @@ def run_search(args: argparse.Namespace) -> int:
     finally:
         service.close()
     return 0
+
+
+def record_recall(root: MemoryRoot, query: str, hits: list[Hit], args: argparse.Namespace) -> None:
+    """The dream's recall store keeps what search showed (on ``--now``'s day if given)."""
+    from memory.clock import now_in
+    from memory.recall_store import record_hits
+
+    when = now_in(load_config(args.config).get("timezone"))
+    if args.now:
+        when = datetime.combine(args.now, when.timetz())
+    record_hits(root, query, hits, when=when, via="cli")
 
 
 def run_eval(args: argparse.Namespace) -> int:
@@ -188,6 +210,7 @@ def run_eval(args: argparse.Namespace) -> int:
                 min_score=args.min_score,
                 now=args.now,
                 progress=_progress(args),
+                no_match=not args.skip_no_match,
             )
     if args.json:
         print(json.dumps(results, ensure_ascii=False))

@@ -16,7 +16,7 @@ side ``unavailable`` and search reports that instead of silently degrading.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -138,9 +138,9 @@ class VectorSide:
         pack = vector_packs.read(self.store.conn, self.model, codec.code_size)
         if pack is None:
             return False
-        self.index.fill(pack.parts)
-        for ids, _ in pack.parts:
-            self.ids.update(ids.tolist())
+        packed = np.concatenate([i for i, _ in pack.parts]) if pack.parts else np.zeros(0, np.int64)
+        self.index.fill(packed, (codes for _, codes in pack.parts))
+        self.ids.update(packed.tolist())
         if removed:
             self.index.remove(removed)
             self.ids.difference_update(removed)
@@ -151,19 +151,37 @@ class VectorSide:
         return True
 
     def _load_cache(self) -> None:
-        """The full load: every chunk's hash joined to the cached codes, in numpy."""
+        """The full load, in two scans of the cache: its hashes, joined in numpy to the
+        chunks' (a text shared by several chunks gives each its copy), then its codes,
+        streamed into FAISS in that order."""
         assert self.model is not None and self.index is not None
         ids, hashes = self.store.chunk_keys()
-        cached, codes = self.store.model_codes(self.model, self.index.codec.code_size)
-        order = np.argsort(cached)
-        where = np.searchsorted(cached[order], hashes)
-        where = np.minimum(where, max(len(cached) - 1, 0))
-        found = cached[order][where] == hashes if len(cached) else np.zeros(len(ids), bool)
-        present = ids[found].tolist()
-        self.index.add_codes(present, codes[order[where[found]]])
+        cached = self.store.model_hashes(self.model)
+        order = np.argsort(hashes, kind="stable")
+        ranked = hashes[order]
+        low = np.searchsorted(ranked, cached, side="left")
+        high = np.searchsorted(ranked, cached, side="right")
+        counts = high - low  # chunks using each cached row, in cache order
+        rows = np.repeat(np.arange(len(cached)), counts)
+        firsts = np.repeat(low, counts)
+        offsets = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+        chunk_ids = ids[order[firsts + offsets]] if len(rows) else np.zeros(0, np.int64)
+
+        def pieces() -> Iterator[np.ndarray]:
+            seen = 0
+            assert self.model is not None and self.index is not None
+            for batch in self.store.model_codes(self.model, self.index.codec.code_size):
+                end = seen + len(batch)
+                lo, hi = np.searchsorted(rows, [seen, end])
+                yield batch[rows[lo:hi] - seen]
+                seen = end
+
+        self.index.fill(chunk_ids, pieces())
+        present = chunk_ids.tolist()
         self.ids.update(present)
-        missing = self.store.chunks(ids[~found].tolist())
-        self._pending = {c.id: (c.text_hash, c.text) for c in missing.values()}
+        missing = np.setdiff1d(ids, chunk_ids, assume_unique=False)
+        waiting = self.store.chunks(missing.tolist())
+        self._pending = {c.id: (c.text_hash, c.text) for c in waiting.values()}
         self._delta = len(ids)
 
     def checkpoint(self, generation: str | None, last_chunk: int, removed_seq: int) -> bool:
@@ -174,12 +192,12 @@ class VectorSide:
             return False
         if self._delta < max(PACK_DELTA_MIN, PACK_DELTA_SHARE * index.size):
             return False
-        ids, codes = index.export()
         state = vector_packs.PackState(
-            generation, index.codec.name, index.dim, last_chunk, removed_seq, len(ids)
+            generation, index.codec.name, index.dim, last_chunk, removed_seq, index.size
         )
         pending = np.fromiter(self._pending, np.int64, len(self._pending))
-        vector_packs.write(self.store.conn, model, state, ids, codes, pending)
+        parts = index.parts(vector_packs.PACK_ROWS)
+        vector_packs.write(self.store.conn, model, state, parts, pending)
         self._delta = 0
         return True
 

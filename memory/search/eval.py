@@ -5,8 +5,19 @@ of such roots. Each root's markdown is copied to a work folder (the shared data 
 read-only; the work folder keeps its index and embedding cache between runs). For every
 question with evidence: recall@k is the share of evidence lines inside a top-k hit's line
 span, shown@k the share whose line text appears in a top-k snippet, MRR the reciprocal
-rank of the first hit holding evidence; plus the snippet characters of the top 5 and the
-query latency.
+rank of the first hit holding evidence, hit@5 whether any evidence is in the top 5; plus
+the snippet characters of the top 5 and the query latency. Figures by category (LoCoMo's
+numbers, or any label a dataset uses) for recall@5 and hit@5.
+
+Knowing when nothing matches is measured on questions whose answer is not in the memory:
+
+- ``no_match``: every ``WITHHELD_EVERY``-th question with evidence is asked of a second
+  copy of its root from which the evidence lines of all those questions were deleted; the
+  share answered with no hit at all. Where the evidence is the only mention of the fact
+  (a daily-life event set) the answer is gone; where a conversation goes back to the same
+  thing elsewhere (LoCoMo) part of it is still there, so this is a floor.
+- ``no_match_foreign`` (datasets of several roots): every ``WITHHELD_EVERY``-th question of
+  the next root asked of this one (other people, other events): the share with no hit.
 """
 
 from __future__ import annotations
@@ -24,7 +35,10 @@ from typing import Any
 from memory.errors import UsageError
 from memory.paths import MemoryRoot
 from memory.provenance import strip_comments
+from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.search.service import Hit, MemorySearch, SearchSettings
+
+WITHHELD_EVERY = 4
 
 
 @dataclass(frozen=True)
@@ -32,7 +46,7 @@ class Question:
     qid: str
     question: str
     evidence: list[tuple[str, int]]
-    category: int | None
+    category: str | None
 
 
 def find_roots(dataset: Path) -> list[Path]:
@@ -52,9 +66,9 @@ def load_questions(root: Path) -> list[Question]:
         try:
             item = json.loads(line)
             evidence = [(str(e["file"]), int(e["line"])) for e in item.get("evidence") or []]
-            out.append(
-                Question(str(item["qid"]), str(item["question"]), evidence, item.get("category"))
-            )
+            category = item.get("category")
+            label = None if category is None else str(category)
+            out.append(Question(str(item["qid"]), str(item["question"]), evidence, label))
         except (ValueError, KeyError, TypeError) as exc:
             raise UsageError(f"{root / 'qa.jsonl'}:{number}: bad question: {exc}") from exc
     return out
@@ -74,6 +88,21 @@ def copy_root(source: Path, target: Path) -> None:
     for stale in (target / "memory").glob("*.md"):
         if stale.relative_to(target) not in wanted:
             stale.unlink()
+
+
+def withhold(target: Path, questions: list[Question]) -> None:
+    """Delete every evidence line of ``questions`` from the copy at ``target``."""
+    doomed: dict[str, set[int]] = {}
+    for question in questions:
+        for path, line in question.evidence:
+            doomed.setdefault(path, set()).add(line)
+    for path, lines in doomed.items():
+        file = target / path
+        if not file.is_file():
+            continue
+        text = file.read_text("utf-8").splitlines()
+        kept = [line for number, line in enumerate(text, 1) if number not in lines]
+        file.write_text("\n".join(kept) + "\n", "utf-8")
 
 
 def line_reader(root: MemoryRoot) -> Callable[[str, int], str]:
@@ -117,49 +146,106 @@ def score_question(
     }
 
 
+def _day(source: Path, now: date | None) -> date | None:
+    if now is None and (source / "last_date").is_file():
+        return date.fromisoformat((source / "last_date").read_text().strip())
+    return now
+
+
+def _no_hits(
+    service: MemorySearch, questions: list[Question], min_score: float, day: date | None
+) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for question in questions:
+        hits = service.search(question.question, limit=10, min_score=min_score, now=day)
+        rows.append({"category": question.category, "none": float(not hits)})
+    return rows
+
+
 def evaluate(
     dataset: Path,
     settings: SearchSettings,
     work: Path,
     *,
-    min_score: float = 0.35,
+    min_score: float = DEFAULT_MIN_SCORE,
     now: date | None = None,
     progress: Callable[[str], None] | None = None,
+    no_match: bool = True,
 ) -> dict[str, Any]:
-    rows: list[dict[str, float]] = []
+    rows: list[dict[str, Any]] = []
+    withheld: list[dict[str, Any]] = []
+    foreign: list[dict[str, Any]] = []
     latencies: list[float] = []
-    per_root: dict[str, dict[str, float]] = {}
-    for source in find_roots(dataset):
+    per_root: dict[str, dict[str, Any]] = {}
+    sources = find_roots(dataset)
+    asked = {s: [q for q in load_questions(s) if q.evidence] for s in sources}
+    for position, source in enumerate(sources):
         target = work / source.name
         copy_root(source, target)
         root = MemoryRoot.at(target)
-        day = now
-        if day is None and (source / "last_date").is_file():
-            day = date.fromisoformat((source / "last_date").read_text().strip())
+        day = _day(source, now)
         line_text = line_reader(root)
         service = MemorySearch(root, settings)
+        local: list[dict[str, Any]] = []
         try:
             service.sync(progress)
-            local: list[dict[str, float]] = []
-            for question in load_questions(source):
-                if not question.evidence:
-                    continue
+            for question in asked[source]:
                 started = time.perf_counter()
                 hits = service.search(question.question, limit=10, min_score=min_score, now=day)
                 latencies.append((time.perf_counter() - started) * 1000)
-                scored = score_question(question, hits, line_text, 5)
+                scored: dict[str, Any] = dict(score_question(question, hits, line_text, 5))
                 scored["recall10"] = score_question(question, hits, line_text, 10)["recall"]
-                scored["category"] = float(question.category or 0)
+                scored["category"] = question.category
                 local.append(scored)
+            if no_match and len(sources) > 1:
+                other = asked[sources[(position + 1) % len(sources)]][::WITHHELD_EVERY]
+                foreign += _no_hits(service, other, min_score, day)
         finally:
             service.close()
+        if no_match:
+            held = asked[source][::WITHHELD_EVERY]
+            copy = work / f"{source.name}.withheld"
+            copy_root(source, copy)
+            withhold(copy, held)
+            service = MemorySearch(MemoryRoot.at(copy), settings)
+            try:
+                service.sync(progress)
+                withheld += _no_hits(service, held, min_score, day)
+            finally:
+                service.close()
         rows.extend(local)
         per_root[source.name] = summarise(local)
     result = summarise(rows)
     result["latency_ms_p50"] = round(statistics.median(latencies), 2) if latencies else 0.0
     result["latency_ms_p95"] = round(_p95(latencies), 2)
+    if no_match:
+        result.update(_no_match_summary("no_match", withheld))
+        if foreign:
+            result.update(_no_match_summary("no_match_foreign", foreign))
     result["roots"] = per_root
     return result
+
+
+def _no_match_summary(key: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    if not rows:
+        return {f"{key}_questions": 0}
+    return {
+        key: round(statistics.mean(r["none"] for r in rows), 4),
+        f"{key}_questions": len(rows),
+        f"{key}_by_category": _by_category(rows, "none"),
+    }
+
+
+def _by_category(rows: list[dict[str, Any]], key: str) -> dict[str, float]:
+    labels = sorted({r["category"] for r in rows if r.get("category")}, key=_label_order)
+    return {
+        label: round(statistics.mean(r[key] for r in rows if r.get("category") == label), 4)
+        for label in labels
+    }
+
+
+def _label_order(label: str) -> tuple[int, str]:
+    return (int(label), "") if label.isdigit() else (1 << 30, label)
 
 
 def _p95(values: list[float]) -> float:
@@ -169,23 +255,21 @@ def _p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def summarise(rows: list[dict[str, float]]) -> dict[str, Any]:
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     if not rows:
         return {"questions": 0}
     n = len(rows)
-    categories = sorted({int(r["category"]) for r in rows if r.get("category")})
-    by_category = {
-        str(c): round(statistics.mean(r["recall"] for r in rows if r.get("category") == c), 4)
-        for c in categories
-    }
+    for row in rows:
+        row["hit"] = float(row["recall"] > 0)
     return {
         "questions": n,
         "recall@5": round(sum(r["recall"] for r in rows) / n, 4),
         "recall@10": round(sum(r["recall10"] for r in rows) / n, 4),
         "shown@5": round(sum(r["shown"] for r in rows) / n, 4),
         "mrr": round(sum(r["rr"] for r in rows) / n, 4),
-        "hit@5": round(sum(1 for r in rows if r["recall"] > 0) / n, 4),
+        "hit@5": round(sum(r["hit"] for r in rows) / n, 4),
         "snippet_chars@5_mean": round(sum(r["chars"] for r in rows) / n, 1),
         "snippet_chars@5_max": max(r["chars"] for r in rows),
-        "recall@5_by_category": by_category,
+        "recall@5_by_category": _by_category(rows, "recall"),
+        "hit@5_by_category": _by_category(rows, "hit"),
     }

@@ -55,10 +55,26 @@ def index_tokens(text: str) -> list[str]:
     return out
 
 
+# Chinese question words ask for information and hold none (English ones are stopwords).
+QUESTION_WORDS = frozenset(
+    "什么 什么样 怎么 怎样 怎么样 如何 多少 多久 多大 多长 谁 为什么 为啥 啥 吗 呢 几 哪".split()
+)
+
+
+def is_question_word(token: str) -> bool:
+    """True for 什么, 多少, 谁, ... and for 哪/几 with a measure word (哪个, 哪天, 几次)."""
+    return token in QUESTION_WORDS or (len(token) == 2 and token[0] in "哪几")
+
+
 def query_terms(query: str) -> list[str]:
-    """Distinct content tokens of a query, in order (stopwords dropped when others remain)."""
+    """Distinct content tokens of a query, in order (stopwords and question words dropped
+    when others remain)."""
     words = [t for t in tokens(query, for_search=True) if '"' not in t]
-    content = [t for t in words if t not in STOPWORDS and not (len(t) == 1 and t.isascii())]
+    content = [
+        t
+        for t in words
+        if t not in STOPWORDS and not is_question_word(t) and not (len(t) == 1 and t.isascii())
+    ]
     chosen = content or words
     return list(dict.fromkeys(stem(t) for t in chosen))
 
@@ -122,15 +138,22 @@ class KeywordIndex:
             return 0
         return _varint(bytes(row[0]))
 
+    def doc_counts(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many chunks hold each term (terms no chunk holds are left out)."""
+        if not terms:
+            return {}
+        marks = ",".join("?" * len(terms))
+        rows = self.conn.execute(
+            f"SELECT term, doc FROM chunks_vocab WHERE term IN ({marks})", list(terms)
+        )
+        return {str(term): int(doc) for term, doc in rows}
+
     def idfs(self, terms: Sequence[str]) -> dict[str, float]:
         total = self.row_count()
         if not terms or total == 0:
             return {}
-        marks = ",".join("?" * len(terms))
-        counts = dict(
-            self.conn.execute(f"SELECT term, doc FROM chunks_vocab WHERE term IN ({marks})", terms)
-        )
-        return {t: fts5_idf(total, int(counts[t])) for t in terms if t in counts}
+        counts = self.doc_counts(terms)
+        return {t: fts5_idf(total, counts[t]) for t in terms if t in counts}
 
     def search(self, query: str, limit: int) -> list[KeywordHit]:
         terms = query_terms(query)

@@ -1,30 +1,38 @@
 """Turns keyword and vector candidates into the final, diverse list of hits.
 
 The arithmetic is in :mod:`memory.search.ranking` (pure); this module gathers the chunk
-rows it needs and applies, in order: fusion, recency and importance multipliers, exact
-path/basename/stem pinning, the minimum score (keeping keyword hits when nothing clears
-it), and the MMR diversity pass.
+rows it needs and applies, in order: the evidence gate (no candidate is evidence: no hits),
+fusion, recency, importance and tier multipliers (MEMORY.md first, superseded archive
+items last), exact path/basename/stem pinning, the minimum score, and the MMR diversity
+pass. Context widening (:mod:`memory.search.context`) comes after, in the service, once the
+hits of a question's facets have joined.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date
-from typing import Literal
+from typing import Any, Literal
 
-from memory.search.context import widen
-from memory.search.keyword_index import KeywordHit
+from memory.search.keyword_index import KeywordHit, index_tokens
 from memory.search.ranking import (
+    CORE_PATH,
     Candidate,
+    Gate,
     cosine_to_score,
+    coverage,
+    current_first,
     drop_overlapping,
     fuse,
+    has_evidence,
     importance_multiplier,
     mmr,
+    query_floor,
     recency_multiplier,
     reciprocal_ranks,
     similarity,
+    tier_multiplier,
 )
 from memory.search.store import Store
 from memory.segment import content_words, tokens
@@ -41,16 +49,30 @@ class RankSettings:
     context_chars: int = 485
     rrf_weight: float = 0.5
     rrf_k: int = 10
+    core_boost: float = 1.25
+    superseded_factor: float = 0.5
+    gate: Gate = field(default_factory=Gate)
+    decompose: bool = True  # a question naming several things searches each (facets.py)
+
+
+Source = Literal["vector", "keyword", "hybrid"]
+EVIDENCE_DEPTH = 10  # keyword hits (best first) whose coverage the evidence gate reads
 
 
 @dataclass(frozen=True)
-class Ranked:
+class Hit:
+    """One search result: lines ``start_line``..``end_line`` (1-based, inclusive) of the
+    root-relative ``path``; ``source`` says which side found it (both: ``hybrid``)."""
+
     path: str
     start_line: int
     end_line: int
     score: float
     snippet: str
-    source: Literal["vector", "keyword", "hybrid"]
+    source: Source
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def pin_names(query: str) -> set[str]:
@@ -86,25 +108,56 @@ def rank(
     limit: int,
     min_score: float,
     now: date,
-) -> list[Ranked]:
+    superseded: frozenset[tuple[str, int]] = frozenset(),
+    term_weights: Mapping[str, float] | None = None,
+) -> list[Hit]:
+    """The final hits; ``[]`` when no candidate is evidence that the memory holds anything
+    about the query (:func:`has_evidence`). ``superseded`` holds the ``(path, line)`` of
+    archived items a newer item replaced: they rank after every current hit.
+    ``term_weights`` weighs the query's terms for coverage (:func:`term_weight`)."""
     keyword = {h.chunk_id: h.score for h in keyword_hits}
+    cosine = dict(vector_hits)
     vector = {i: cosine_to_score(c, *cosine_range) for i, c in vector_hits}
     pins = pinned_paths(query, store.files_named(pin_names(query)))
     pinned_ids = {i for p in pins for i in store.chunks_of(p, limit)}
     rows = store.chunks(set(keyword) | set(vector) | pinned_ids)
     vectors_on = bool(vector_ids)
+    floor = query_floor([c for _, c in vector_hits], cosine_range[0], settings.gate.floor_rank)
     rrf = reciprocal_ranks(
         [[h.chunk_id for h in keyword_hits], [i for i, _ in vector_hits]], settings.rrf_k
     )
+    weights = term_weights or {}
+    read = {h.chunk_id for h in keyword_hits[:EVIDENCE_DEPTH]}  # whose coverage is read
+
+    def evident(chunk_id: int, v: float | None) -> bool:
+        # the vector test first: segmenting a chunk's text for its coverage is the cost
+        if has_evidence(0.0, v, cosine.get(chunk_id), floor, settings.gate):
+            return True
+        if chunk_id not in read and not (chunk_id in keyword and rows[chunk_id].path == CORE_PATH):
+            return False
+        covered = coverage(index_tokens(rows[chunk_id].text), weights)
+        return has_evidence(covered, None, None, floor, settings.gate)
+
     candidates: list[Candidate] = []
+    evidence = any(
+        evident(i, vector.get(i, 0.0) if vectors_on and i in vector_ids else None)
+        for i in [h.chunk_id for h in keyword_hits[:EVIDENCE_DEPTH]] + [i for i, _ in vector_hits]
+        if i in rows
+    )
     for chunk_id, row in rows.items():
         v = vector.get(chunk_id, 0.0) if vectors_on and chunk_id in vector_ids else None
-        base = fuse(v, keyword.get(chunk_id, 0.0), settings.vector_weight)
+        k = keyword.get(chunk_id, 0.0)
+        core_evident = row.path == CORE_PATH and evident(chunk_id, v)
+        base = fuse(v, k, settings.vector_weight)
         base += settings.rrf_weight * rrf.get(chunk_id, 0.0)
+        replaced = (row.path, row.start_line) in superseded
         score = (
             base
             * recency_multiplier(row.path, now, settings.recency_floor, settings.half_life_days)
             * importance_multiplier(row.importance)
+            * tier_multiplier(
+                row.path, core_evident, replaced, settings.core_boost, settings.superseded_factor
+            )
         )
         candidates.append(
             Candidate(
@@ -116,31 +169,30 @@ def rank(
                 frozenset(),
                 pinned=row.path in pins
                 and (chunk_id in keyword or chunk_id in vector or not keyword),
+                superseded=replaced,
             )
         )
-    kept = [c for c in candidates if c.pinned or c.score >= min_score]
-    if not kept:
-        kept = [c for c in candidates if c.chunk_id in keyword]
+    kept = [c for c in candidates if c.pinned or (evidence and c.score >= min_score)]
     kept.sort(key=lambda c: (not c.pinned, -c.score, c.chunk_id))
     kept = [
         replace(c, terms=frozenset(content_words(rows[c.chunk_id].text)))
         for c in drop_overlapping(kept)[: limit * 4]
     ]
-    picked = mmr(
-        kept,
-        limit,
-        settings.mmr_lambda,
-        lambda a, b: similarity(a, b, settings.same_file_similarity),
+    picked = current_first(
+        mmr(
+            kept,
+            limit,
+            settings.mmr_lambda,
+            lambda a, b: similarity(a, b, settings.same_file_similarity),
+        )
     )
     out = []
     for c in picked:
         row = rows[c.chunk_id]
         by_keyword, by_vector = c.chunk_id in keyword, c.chunk_id in vector
-        source: Literal["vector", "keyword", "hybrid"] = (
+        source: Source = (
             "hybrid" if by_keyword and by_vector else "vector" if by_vector else "keyword"
         )
         text = snippet_of(row.text, settings.max_snippet_chars)
-        out.append(Ranked(c.path, c.start_line, c.end_line, c.score, text, source))
-    if settings.context_chars > 0:
-        return widen(out, store, settings.context_chars)
+        out.append(Hit(c.path, c.start_line, c.end_line, c.score, text, source))
     return out

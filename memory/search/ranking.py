@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
+from typing import Protocol, TypeVar
 
 from memory.overlap import jaccard
 
 HALF_LIFE_DAYS = 30.0
+DEFAULT_MIN_SCORE = 0.35  # the one default minimum score of every search surface
+CORE_PATH = "MEMORY.md"
 _DATED = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})\.(?:md|jsonl)$")
 
 
@@ -43,6 +46,65 @@ def cosine_to_score(cosine: float, floor: float, ceiling: float) -> float:
     if ceiling <= floor:
         raise ValueError("ceiling must exceed floor")
     return min(1.0, max(0.0, (cosine - floor) / (ceiling - floor)))
+
+
+def term_weight(total_docs: int, docs_with_term: int) -> float:
+    """A query term's weight for coverage: the smoothed idf ``ln(1 + (N - n + 0.5) / (n +
+    0.5))``, positive even for a term in every chunk of a tiny memory (where FTS5's idf is
+    floored to nothing). A term no chunk holds weighs as one that a single chunk holds: it
+    might have been said in other words, and in a tiny memory it would otherwise outweigh
+    everything the memory does hold."""
+    n = max(1, docs_with_term)
+    return math.log(1.0 + (total_docs - n + 0.5) / (n + 0.5))
+
+
+def coverage(matched: Iterable[str], weights: Mapping[str, float]) -> float:
+    """The share of the query's information a chunk holds: the weights of the query terms
+    it contains over the weights of all query terms (0 for a query without terms)."""
+    total = sum(weights.values())
+    if total <= 0:
+        return 0.0
+    return sum(weights[t] for t in set(matched) if t in weights) / total
+
+
+@dataclass(frozen=True)
+class Gate:
+    """Thresholds of :func:`has_evidence`."""
+
+    coverage: float = 0.5
+    vector: float = 0.55
+    margin: float = 0.015
+    floor_rank: int = 100
+
+
+def query_floor(cosines: Sequence[float], static_floor: float, rank: int) -> float:
+    """The cosine an unrelated chunk gets for this query: the ``rank``-th best cosine (the
+    bulk of the memory, which cannot all be about the query), never below the model's
+    ``static_floor``. Input best first; with fewer cosines, the last one."""
+    if not cosines:
+        return static_floor
+    return max(static_floor, cosines[min(rank, len(cosines)) - 1])
+
+
+def has_evidence(
+    covered: float,
+    vector: float | None,
+    vector_cosine: float | None,
+    floor: float,
+    gate: Gate,
+) -> bool:
+    """Whether one chunk is evidence that the memory holds something about the query.
+
+    Yes when its :func:`coverage` of the query reaches ``gate.coverage``, or when its
+    rescaled vector score reaches ``gate.vector`` *and* its cosine stands out of the
+    query's own unrelated level (``floor``) by ``gate.margin``.
+    The second test is what a model's absolute cosine alone cannot tell: short Chinese
+    texts sit high above the static floor even when unrelated."""
+    if covered >= gate.coverage:
+        return True
+    if vector is None or vector_cosine is None:
+        return False
+    return vector >= gate.vector and vector_cosine - floor >= gate.margin
 
 
 def fuse(vector: float | None, keyword: float | None, vector_weight: float) -> float:
@@ -105,6 +167,18 @@ def importance_multiplier(importance: float | None) -> float:
     return 0.5 + min(1.0, max(0.0, importance))
 
 
+def tier_multiplier(
+    path: str, evident: bool, superseded: bool, core_boost: float, superseded_factor: float
+) -> float:
+    """Current facts first: ``core_boost`` for a MEMORY.md item (the curated, current
+    memory) that is itself evidence for the query (:func:`has_evidence`), so an unrelated
+    core item does not crowd out notes; ``superseded_factor`` for an archived item that a
+    newer one replaced; else 1.0."""
+    if superseded:
+        return superseded_factor
+    return core_boost if evident and path == CORE_PATH else 1.0
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One chunk under ranking; ``terms`` feed the diversity pass."""
@@ -116,6 +190,7 @@ class Candidate:
     score: float
     terms: frozenset[str]
     pinned: bool = False
+    superseded: bool = False
 
 
 def mmr(
@@ -157,6 +232,49 @@ def overlaps(a: Candidate, b: Candidate) -> bool:
     return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line
 
 
+def current_first(items: Sequence[Candidate]) -> list[Candidate]:
+    """``items`` with every superseded archive item moved after all the others (order
+    otherwise kept): a replaced fact never outranks what replaced it."""
+    return [c for c in items if not c.superseded] + [c for c in items if c.superseded]
+
+
+class Span(Protocol):
+    @property
+    def path(self) -> str: ...
+    @property
+    def start_line(self) -> int: ...
+    @property
+    def end_line(self) -> int: ...
+
+
+S = TypeVar("S", bound=Span)
+
+
+def _shares_lines(a: Span, b: Span) -> bool:
+    return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line
+
+
+def cover_facets(main: Sequence[S], facets: Sequence[Sequence[S]], limit: int) -> list[S]:
+    """The first hit of ``main``, then the best hit of each facet (a thing the question
+    names, searched on its own), then the rest of ``main``: at most ``limit`` hits, none
+    sharing lines with another, so every named thing is covered before a second hit of the
+    first. A facet whose own search found nothing adds nothing."""
+    out: list[S] = []
+
+    def add(item: S) -> None:
+        if len(out) < limit and not any(_shares_lines(item, o) for o in out):
+            out.append(item)
+
+    for item in main[:1]:
+        add(item)
+    for hits in facets:
+        if hits:
+            add(hits[0])
+    for item in main[1:]:
+        add(item)
+    return out
+
+
 def drop_overlapping(items: Sequence[Candidate]) -> list[Candidate]:
     """Keep the best of candidates that share lines (input best first)."""
     kept: list[Candidate] = []
@@ -164,7 +282,3 @@ def drop_overlapping(items: Sequence[Candidate]) -> list[Candidate]:
         if not any(overlaps(item, k) for k in kept):
             kept.append(item)
     return kept
-
-
-def with_score(item: Candidate, score: float) -> Candidate:
-    return replace(item, score=score)

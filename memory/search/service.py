@@ -23,29 +23,34 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from memory import clock
 from memory.atomic import file_lock
-from memory.errors import Busy, MemoryEngineError, StorageError, UsageError
+from memory.errors import Busy, MalformedFile, MemoryEngineError, StorageError, UsageError
+from memory.memory_file import read_archive
 from memory.paths import MemoryRoot
 from memory.search import store as store_module
-from memory.search.chunker import ChunkerConfig
+from memory.search.chunker import ARCHIVE_PATH, CHUNKER_VERSION, ChunkerConfig
+from memory.search.context import widen
 from memory.search.embedder import DEFAULT_CODEC, VectorSide
 from memory.search.embeddings.base import EmbeddingProvider
 from memory.search.embeddings.registry import PROVIDERS, ProviderConfig
+from memory.search.facets import facets
 from memory.search.freshness import Freshness
 from memory.search.indexer import FileEntry, SyncChanges, sync_entries
-from memory.search.keyword_index import TOKENIZER_VERSION, KeywordIndex
-from memory.search.ranker import RankSettings, rank
+from memory.search.keyword_index import TOKENIZER_VERSION, KeywordIndex, query_terms
+from memory.search.ranker import Hit, RankSettings, Source, rank
+from memory.search.ranking import DEFAULT_MIN_SCORE, cover_facets, term_weight
 from memory.search.store import SCHEMA_VERSION, FileRow, Store
 from memory.segment import segmenter_id
 
-Source = Literal["vector", "keyword", "hybrid"]
+__all__ = ["Hit", "IndexReport", "MemorySearch", "SearchSettings", "SearchUnavailable", "Source"]
 _T = TypeVar("_T")
 log = logging.getLogger(__name__)
 
 DEPTH_MIN, DEPTH_PER_HIT = 100, 20  # candidates asked of each side per search
+FACET_HITS = 2  # hits of each facet query (one per thing a question names) considered
 MAX_LIMIT = 1000
 SETTABLE_CODECS = ("float16", "float32")  # sq8 needs per-dimension ranges (bench only)
 LOCK_WAIT_S = 30.0  # how long ``index`` waits for another process's write
@@ -77,19 +82,6 @@ class SearchSettings:
         if self.vector_codec not in SETTABLE_CODECS:
             names = ", ".join(SETTABLE_CODECS)
             raise UsageError(f"unknown vector codec {self.vector_codec!r}; choose one of {names}")
-
-
-@dataclass(frozen=True)
-class Hit:
-    path: str
-    start_line: int
-    end_line: int
-    score: float
-    snippet: str
-    source: Source
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -147,10 +139,12 @@ class MemorySearch:
             timezone=self.settings.timezone,
         )
         c = self.settings.chunker
-        chunks = f"{c.max_lines}-{c.dialogue_lines}-{c.max_chars}-{c.overlap}"
+        chunks = f"{CHUNKER_VERSION}-{c.max_lines}-{c.dialogue_lines}-{c.max_chars}-{c.overlap}"
         chunks += "" if c.sessions else "-nosessions"
         self._signature = f"{SCHEMA_VERSION}/{TOKENIZER_VERSION}/{segmenter_id()}/chunks-{chunks}"
         self.last_used = time.monotonic()
+        self._archive_key: tuple[int, int] | None = None
+        self._archive_superseded: frozenset[tuple[str, int]] = frozenset()
 
     # opening
 
@@ -372,7 +366,12 @@ class MemorySearch:
     # reading
 
     def search(
-        self, query: str, *, limit: int = 6, min_score: float = 0.35, now: date | None = None
+        self,
+        query: str,
+        *,
+        limit: int = 6,
+        min_score: float = DEFAULT_MIN_SCORE,
+        now: date | None = None,
     ) -> list[Hit]:
         """Best hits for ``query``; raises ``SearchUnavailable`` if the chosen provider failed."""
         if not query.strip():
@@ -386,6 +385,32 @@ class MemorySearch:
         with self._lock:
             state = self._open()
             self._refresh(state)
+        day = now or clock.now_in(self.settings.timezone).date()
+        superseded = self._superseded(state)
+        hits = self._ranked(state, query, limit, min_score, day, superseded)
+        parts = facets(query) if hits and self.settings.ranking.decompose else []
+        if parts:
+            # each thing the question names gets its own query; its best hit joins the top
+            per_part = [
+                self._ranked(state, p, FACET_HITS, min_score, day, superseded) for p in parts
+            ]
+            hits = cover_facets(hits, per_part, limit)
+        context = self.settings.ranking.context_chars
+        if context > 0:
+            with self._lock:
+                return widen(hits, state.store, context)
+        return hits
+
+    def _ranked(
+        self,
+        state: _Open,
+        query: str,
+        limit: int,
+        min_score: float,
+        day: date,
+        superseded: frozenset[tuple[str, int]],
+    ) -> list[Hit]:
+        """Retrieval and ranking of one query, before context widening."""
         store, keywords, vectors = state.store, state.keywords, state.vectors
         if vectors.state == "unavailable":
             raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
@@ -401,7 +426,7 @@ class MemorySearch:
             else (0.0, 1.0)
         )
         with self._lock:
-            ranked = rank(
+            return rank(
                 query,
                 keyword_hits,
                 vector_hits,
@@ -411,9 +436,33 @@ class MemorySearch:
                 settings=self.settings.ranking,
                 limit=limit,
                 min_score=min_score,
-                now=now or clock.now_in(self.settings.timezone).date(),
+                now=day,
+                superseded=superseded,
+                term_weights=self._term_weights(query, keywords),
             )
-        return [Hit(r.path, r.start_line, r.end_line, r.score, r.snippet, r.source) for r in ranked]
+
+    def _term_weights(self, query: str, keywords: KeywordIndex) -> dict[str, float]:
+        """Each query term's weight for coverage, from how many chunks hold it."""
+        terms = query_terms(query)
+        counts = keywords.doc_counts(terms)
+        total = keywords.row_count()
+        return {t: term_weight(total, counts.get(t, 0)) for t in terms}
+
+    def _superseded(self, state: _Open) -> frozenset[tuple[str, int]]:
+        """``(path, line)`` of the archived items that a newer item replaced; the archive is
+        read again only when the index saw it change."""
+        row = state.files.get(ARCHIVE_PATH)
+        key = None if row is None else (row.size, row.mtime)
+        if key != self._archive_key:
+            try:
+                items = read_archive(self.root) if row is not None else []
+            except MalformedFile:  # not text: nothing in it is known to be superseded
+                items = []
+            self._archive_key = key
+            self._archive_superseded = frozenset(
+                (ARCHIVE_PATH, item.line) for item in items if item.reason == "superseded"
+            )
+        return self._archive_superseded
 
     def wait_for_vectors(self, timeout: float | None = None) -> None:
         if self._state is not None:

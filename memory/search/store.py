@@ -30,7 +30,7 @@ from memory.errors import Busy, StorageError
 from memory.search import vector_packs
 from memory.search.chunker import Chunk
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 REMOVED_LOG_KEEP = 20_000  # deletions kept for other connections to follow
 BUSY_TIMEOUT_S = 0.25  # a search waits this long for another writer, then answers without
 
@@ -190,16 +190,29 @@ def connect(path: Path) -> Opened:
 
 
 def _carry_over(old: Path, conn: sqlite3.Connection) -> None:
-    """Copy the float32 embedding cache of a layout-1 index into ``legacy_embeddings``
-    (converted to the current codec when a provider next loads); best effort."""
+    """Copy the embedding cache of an older index into ``legacy_embeddings`` as float32
+    (converted to the current codec when a provider next loads); best effort. Layout 1 kept
+    float32 vectors under hex SHA-256 keys; layout 2 float16 codes under a model id."""
     try:
         source = sqlite3.connect(f"file:{old}?mode=ro", uri=True)
         try:
-            rows = source.execute("SELECT model_key, text_hash, vector FROM embeddings")
+            tables = {str(r[0]) for r in source.execute("SELECT name FROM sqlite_master")}
+            if "models" in tables:
+                rows = source.execute(
+                    "SELECT m.key, e.text_hash, e.vector FROM embeddings e "
+                    "JOIN models m ON m.id = e.model WHERE m.codec = 'float16'"
+                )
+                convert = lambda h, v: (  # noqa: E731
+                    bytes(h),
+                    np.frombuffer(v, np.float16).astype(np.float32).tobytes(),
+                )
+            else:
+                rows = source.execute("SELECT model_key, text_hash, vector FROM embeddings")
+                convert = lambda h, v: (bytes.fromhex(str(h))[:16], bytes(v))  # noqa: E731
             while part := rows.fetchmany(5000):
                 conn.executemany(
                     "INSERT INTO legacy_embeddings VALUES (?, ?, ?)",
-                    [(str(k), bytes.fromhex(str(h))[:16], bytes(v)) for k, h, v in part],
+                    [(str(k), *convert(h, v)) for k, h, v in part],
                 )
         finally:
             source.close()
@@ -433,19 +446,24 @@ class Store:
             return np.zeros(0, np.int64), np.zeros(0, "S16")
         return np.concatenate(ids), np.concatenate(hashes)
 
-    def model_codes(self, model: int, code_size: int) -> tuple[np.ndarray, np.ndarray]:
-        """Every cached ``(text hash, code)`` of a model, read in storage order (a scan of
-        appended rows, not one index probe per chunk)."""
-        hashes, codes = [], []
+    def model_hashes(self, model: int) -> np.ndarray:
+        """The text hashes (``S16``) of a model's cached vectors, in storage order."""
+        parts = []
         cursor = self.conn.execute(
-            "SELECT text_hash, vector FROM embeddings WHERE +model = ?", (model,)
+            "SELECT text_hash FROM embeddings WHERE +model = ? ORDER BY id", (model,)
         )
-        while rows := cursor.fetchmany(20_000):
-            hashes.append(np.frombuffer(b"".join(r[0] for r in rows), dtype="S16"))
-            codes.append(np.frombuffer(b"".join(r[1] for r in rows), np.uint8))
-        if not hashes:
-            return np.zeros(0, "S16"), np.zeros((0, code_size), np.uint8)
-        return np.concatenate(hashes), np.concatenate(codes).reshape(-1, code_size)
+        while rows := cursor.fetchmany(50_000):
+            parts.append(np.frombuffer(b"".join(r[0] for r in rows), dtype="S16"))
+        return np.concatenate(parts) if parts else np.zeros(0, "S16")
+
+    def model_codes(self, model: int, code_size: int) -> Iterator[np.ndarray]:
+        """A model's cached codes in storage order (as :meth:`model_hashes`), in batches:
+        a scan of appended rows, not one index probe per chunk."""
+        cursor = self.conn.execute(
+            "SELECT vector FROM embeddings WHERE +model = ? ORDER BY id", (model,)
+        )
+        while rows := cursor.fetchmany(8192):
+            yield np.frombuffer(b"".join(r[0] for r in rows), np.uint8).reshape(-1, code_size)
 
     def legacy_vectors(self, key: str) -> list[tuple[bytes, bytes]]:
         """``(text hash, float32 bytes)`` carried over from a layout-1 index for ``key``."""

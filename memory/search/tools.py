@@ -13,6 +13,7 @@ from memory.errors import MemoryEngineError, PathOutsideRoot, UsageError
 from memory.paths import MemoryRoot
 from memory.provenance import strip_comments
 from memory.search.indexer import indexable_files
+from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.search.service import MemorySearch
 from memory.session_log import display_line, is_session_path
 
@@ -33,7 +34,11 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
                 "properties": {
                     "query": {"type": "string", "description": "what to look for"},
                     "max_results": {"type": "integer", "minimum": 1, "maximum": 20, "default": 6},
-                    "min_score": {"type": "number", "minimum": 0, "default": 0.35},
+                    "min_score": {
+                        "type": "number",
+                        "minimum": 0,
+                        "default": DEFAULT_MIN_SCORE,
+                    },
                 },
                 "required": ["query"],
             },
@@ -62,7 +67,7 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
 
 
 def memory_search(
-    svc: MemorySearch, query: str, max_results: int = 6, min_score: float = 0.35
+    svc: MemorySearch, query: str, max_results: int = 6, min_score: float = DEFAULT_MIN_SCORE
 ) -> dict[str, Any]:
     """``{"results": [hit, ...], "provider", "degraded"?}`` or ``{"error": ...}``."""
     try:

@@ -17,7 +17,7 @@ searches read.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,23 +131,27 @@ class VectorIndex:
                 )
             )
 
-    def fill(self, parts: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
-        """Load an empty index from ``(ids, codes)`` parts: the codes are copied once,
-        straight into FAISS's storage (sized once), not appended part by part."""
-        total = sum(len(ids) for ids, _ in parts)
+    def fill(self, ids: np.ndarray, codes: Iterable[np.ndarray]) -> None:
+        """Load an empty index: ``codes`` yields the codes of ``ids`` in order, in pieces;
+        each is copied once, straight into FAISS's storage (sized once for all ``ids``)."""
+        total = len(ids)
+        size = self.codec.code_size
         with self._lock:
             if self._index.ntotal or self._pos:
                 raise ValueError("fill needs an empty index")
-            size = self.codec.code_size
             self._index.codes.resize(total * size)
             view = faiss.rev_swig_ptr(self._index.codes.data(), total * size)
-            self._ids = np.zeros(max(1024, 2 * total), dtype=np.int64)
             start = 0
-            for ids, codes in parts:
-                count = len(ids)
-                view[start * size : (start + count) * size] = codes.reshape(-1)
-                self._ids[start : start + count] = ids
+            for piece in codes:
+                count = len(piece)
+                if start + count > total:
+                    raise ValueError("more codes than ids")
+                view[start * size : (start + count) * size] = piece.reshape(-1)
                 start += count
+            if start != total:
+                raise ValueError("fewer codes than ids")
+            self._ids = np.zeros(max(1024, 2 * total), dtype=np.int64)
+            self._ids[:total] = ids
             self._index.ntotal = total
             self._pos = dict(zip(self._ids[:total].tolist(), range(total), strict=True))
 
@@ -179,17 +183,18 @@ class VectorIndex:
         self._dead.clear()
         self._params = self._selectors = None
 
-    def export(self) -> tuple[np.ndarray, np.ndarray]:
-        """Copies of the live ids and their codes, in position order."""
+    def parts(self, rows: int) -> Iterator[tuple[bytes, bytes]]:
+        """The live ids and codes as bytes, ``rows`` at a time (one part copied at a time,
+        under the lock: no change happens while a checkpoint is written)."""
         with self._lock:
-            total = int(self._index.ntotal)
-            codes = faiss.vector_to_array(self._index.codes).reshape(total, -1)
-            ids = self._ids[:total]
             if self._dead:
-                live = np.ones(total, dtype=bool)
-                live[list(self._dead)] = False
-                return ids[live].copy(), codes[live]
-            return ids.copy(), codes
+                self._compact_locked()
+            total = int(self._index.ntotal)
+            size = self.codec.code_size
+            view = faiss.rev_swig_ptr(self._index.codes.data(), total * size)
+            for start in range(0, total, rows):
+                end = min(total, start + rows)
+                yield self._ids[start:end].tobytes(), view[start * size : end * size].tobytes()
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """``(chunk_id, cosine)`` of the ``k`` nearest live vectors, best first."""

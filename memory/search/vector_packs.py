@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -75,24 +76,21 @@ def write(
     conn: sqlite3.Connection,
     model: int,
     state: PackState,
-    ids: np.ndarray,
-    codes: np.ndarray,
+    parts: Iterable[tuple[bytes, bytes]],
     pending: np.ndarray,
 ) -> None:
-    """Replace the model's checkpoint (the caller commits)."""
+    """Replace the model's checkpoint with ``parts`` (ids and codes as bytes, written one
+    at a time); the caller commits."""
     ensure_table(conn)
     conn.execute("DELETE FROM vector_packs WHERE model = ?", (model,))
-    rows = [
-        (
-            model,
-            part,
-            np.ascontiguousarray(ids[start : start + PACK_ROWS], np.int64).tobytes(),
-            np.ascontiguousarray(codes[start : start + PACK_ROWS], np.uint8).tobytes(),
-        )
-        for part, start in enumerate(range(0, len(ids), PACK_ROWS))
-    ]
-    rows.append((model, PENDING_PART, np.asarray(pending, np.int64).tobytes(), b""))
-    conn.executemany("INSERT INTO vector_packs VALUES (?, ?, ?, ?)", rows)
+    conn.executemany(
+        "INSERT INTO vector_packs VALUES (?, ?, ?, ?)",
+        ((model, n, ids, codes) for n, (ids, codes) in enumerate(parts)),
+    )
+    conn.execute(
+        "INSERT INTO vector_packs VALUES (?, ?, ?, ?)",
+        (model, PENDING_PART, np.asarray(pending, np.int64).tobytes(), b""),
+    )
     conn.execute(
         "INSERT INTO meta(key, value) VALUES (?, ?) "
         "ON CONFLICT(key) DO UPDATE SET value = excluded.value",

@@ -79,7 +79,7 @@ def test_idle_then_min_hours_then_idle_again(make_bot: BotFactory, clock: FakeCl
     ]
     status = bot.handle(owner("/dreaming status"))[0]
     assert (
-        "Last trigger decision (2026-11-30T15:15:00+08:00): idle dream started: quiet for "
+        "Last trigger decision (30 Nov, 15:15): idle dream started: quiet for "
         "24.7 h with " in status
     )
 

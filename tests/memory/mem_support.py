@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -78,3 +78,17 @@ def write_jsonl(path: Path, turns: Sequence[dict[str, str]]) -> Path:
         "".join(json.dumps(t, ensure_ascii=False) + "\n" for t in turns), encoding="utf-8"
     )
     return path
+
+
+class Crash(BaseException):
+    """Stands for the process dying: not an Exception, so nothing may catch it."""
+
+
+def crash_at(point: str) -> Callable[[str], None]:
+    """A fault hook that "dies" at the commit point named ``point``."""
+
+    def fault(where: str) -> None:
+        if where == point:
+            raise Crash(where)
+
+    return fault

@@ -8,17 +8,13 @@ import os
 from pathlib import Path
 
 import pytest
-from mem_support import NOW, at, copy_root, note, read
+from mem_support import NOW, Crash, at, copy_root, crash_at, note, read
 
 from memory.dream import DreamOptions, run_dream
 from memory.paths import MemoryRoot
 from memory.transaction import recover
 
 OPTIONS = DreamOptions(days=3, engine="extractive")
-
-
-class Crash(BaseException):
-    """Stands for the process dying: not an Exception, so nothing may catch it."""
 
 
 def watched(root: MemoryRoot) -> tuple[str | None, ...]:
@@ -51,21 +47,13 @@ def states(tmp_path_factory: pytest.TempPathFactory) -> tuple[MemoryRoot, tuple,
     return base, old, new, points
 
 
-def _crash_at(point: str):  # type: ignore[no-untyped-def]
-    def fault(where: str) -> None:
-        if where == point:
-            raise Crash(where)
-
-    return fault
-
-
 def test_fault_at_every_point_recovers_old_or_new(states, tmp_path: Path) -> None:
     base, old, new, points = states
     outcomes = {}
     for number, point in enumerate(points):
         root = copy_root(base, tmp_path / f"run{number}")
         with pytest.raises(Crash):
-            run_dream(root, OPTIONS, model=None, now=NOW, fault=_crash_at(point))
+            run_dream(root, OPTIONS, model=None, now=NOW, fault=crash_at(point))
         recover(root)
         state = watched(root)
         assert state in (old, new), f"mixed state after a crash at {point!r}"
@@ -111,6 +99,6 @@ def test_every_command_recovers_first(states, tmp_path: Path) -> None:
     base, _, new, _ = states
     root = copy_root(base, tmp_path / "next")
     with pytest.raises(Crash):
-        run_dream(root, OPTIONS, model=None, now=NOW, fault=_crash_at("moved MEMORY.md"))
+        run_dream(root, OPTIONS, model=None, now=NOW, fault=crash_at("moved MEMORY.md"))
     assert run_dream(root, OPTIONS, model=None, now=NOW).status == "skipped"
     assert watched(root) == new

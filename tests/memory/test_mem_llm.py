@@ -178,7 +178,11 @@ def test_auto_picks_llm_when_configured(root: MemoryRoot, tmp_path: Path, llm, c
     assert run_cli(root, "--engine", "auto", "--config", str(model_config(tmp_path, llm.url))) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["engine"] == "llm" and out["status"] == "done"
-    assert len(llm.requests) == 1
+    # the deep phase's question, then the REM phase's wording of its lasting truths
+    assert [r["messages"][0]["content"].split(".")[0] for r in llm.requests] == [
+        "You are the Deep Dream of a chat bot's long-term memory",
+        "You are the REM phase of a chat bot's memory",
+    ]
 
 
 def test_auto_picks_extractive_without_model(root: MemoryRoot, tmp_path: Path, llm, capsys) -> None:

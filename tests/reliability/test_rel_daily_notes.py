@@ -64,33 +64,23 @@ def test_a_killed_append_is_cut_back_before_the_next_one(tmp_path: Path) -> None
     assert not marker.exists()
 
 
-def test_a_full_disk_leaves_the_note_as_it_was(tmp_path: Path) -> None:
+BIG = [f"第{n}条：" + "很长的一句话" * 300 for n in range(20)]  # about 110 KB
+
+
+@pytest.mark.parametrize("room", [0, 8192])  # none for the marker / the marker, not the rest
+def test_a_full_disk_leaves_the_note_as_it_was(tmp_path: Path, room: int) -> None:
     with small_disk(tmp_path / "disk", 64) as disk:
         root = MemoryRoot.at(disk / "root")
         path = append_section(root, "Trimmed Context", ["用户喜欢猫"], now=NOW)
         before = path.read_bytes()
-        fill(disk, leave_bytes=0)
-        big = [f"第{n}条：" + "很长的一句话" * 300 for n in range(20)]
-        with pytest.raises(StorageError, match="No space left on device"):
-            append_section(root, "Daily Summary", big, now=NOW)
-        assert path.read_bytes() == before
+        fill(disk, leave_bytes=room)
+        with pytest.raises(StorageError, match="No space left on device") as caught:
+            append_section(root, "Daily Summary", BIG, now=NOW)
+        assert isinstance(caught.value.__cause__, OSError)
+        assert caught.value.__cause__.errno == errno.ENOSPC
+        assert path.read_bytes() == before  # what was written is taken back
         assert not pending_append_path(root, path).exists()
+        assert os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize >= room
         (disk / "filler.bin").unlink()
         append_section(root, "Daily Summary", ["the user likes tea"], now=NOW)
         assert path.read_bytes() == before + b"\n## Daily Summary (14:05)\n- the user likes tea\n"
-
-
-def test_a_disk_that_fills_in_the_middle_of_the_write(tmp_path: Path) -> None:
-    """Room for the marker, not for the whole section: the part written is taken back."""
-    with small_disk(tmp_path / "disk", 64) as disk:
-        root = MemoryRoot.at(disk / "root")
-        path = append_section(root, "Trimmed Context", ["用户喜欢猫"], now=NOW)
-        before = path.read_bytes()
-        fill(disk, leave_bytes=8192)
-        big = [f"第{n}条：" + "很长的一句话" * 300 for n in range(20)]
-        with pytest.raises(StorageError) as caught:
-            append_section(root, "Daily Summary", big, now=NOW)
-        assert isinstance(caught.value.__cause__, OSError)
-        assert caught.value.__cause__.errno == errno.ENOSPC
-        assert path.read_bytes() == before
-        assert os.statvfs(disk).f_bavail > 0  # the torn part was given back

@@ -8,10 +8,12 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from rel_support import REPO, app_command, fill, small_disk
 
 from memory import clock
 from memory.dream import DreamOptions, run_dream
+from memory.errors import StorageError
 from memory.paths import MemoryRoot
 from tests.memory.mem_support import SHANGHAI, note
 
@@ -19,16 +21,11 @@ from tests.memory.mem_support import SHANGHAI, note
 def test_a_dream_on_a_full_disk_fails_in_one_line(tmp_path: Path) -> None:
     with small_disk(tmp_path / "disk", 256) as disk:
         root = MemoryRoot.at(disk / "root")
-        now = clock.now(SHANGHAI)  # the subprocess dreams at the project clock's today
-        note(
-            root,
-            now - timedelta(days=2),
-            "用户最喜欢拿铁",
-            "The user's sister Maria lives in Lisbon",
-        )
+        today = clock.now(SHANGHAI)  # the command below dreams at the project clock's now
+        note(root, today - timedelta(days=2), "用户最喜欢拿铁", "The user's sister lives in Lisbon")
         options = DreamOptions(days=3, engine="extractive")
-        assert run_dream(root, options, model=None, now=now - timedelta(days=2)).status == "done"
-        note(root, now, "用户改喝美式了", "The user plays tennis every Saturday")
+        assert run_dream(root, options, model=None, now=today - timedelta(days=2)).status == "done"
+        note(root, today, "用户改喝美式了", "The user plays tennis every Saturday")
         before = {p: p.read_bytes() for p in root.path.rglob("*") if p.is_file()}
         fill(disk)
         done = subprocess.run(
@@ -47,7 +44,7 @@ def test_a_dream_on_a_full_disk_fails_in_one_line(tmp_path: Path) -> None:
             p: b for p, b in before.items() if "locks" not in p.parts
         }
         (disk / "filler.bin").unlink()
-        assert run_dream(root, options, model=None, now=now).status == "done"
+        assert run_dream(root, options, model=None, now=today).status == "done"
 
 
 def test_the_terminal_bot_keeps_answering_on_a_full_disk(tmp_path: Path) -> None:
@@ -73,3 +70,13 @@ def test_the_terminal_bot_keeps_answering_on_a_full_disk(tmp_path: Path) -> None
         assert len(warned) == 3, done.stdout
         assert "No space left on device" in warned[0]
         assert any(line.startswith("Memory of terminal:user:owner") for line in lines)
+
+
+def test_a_skipped_dream_on_a_full_disk_is_one_error_too(tmp_path: Path) -> None:
+    with small_disk(tmp_path / "disk", 64) as disk:
+        root = MemoryRoot.at(disk / "root")
+        root.notes_dir.mkdir(parents=True)
+        fill(disk)
+        with pytest.raises(StorageError, match="No space left on device; nothing was changed"):
+            run_dream(root, DreamOptions(days=3, engine="extractive"), model=None, now=clock.now())
+        assert not list(root.state_dir.glob(".*.tmp"))

@@ -66,7 +66,9 @@ def test_status_recovers_first_and_says_so(tmp_path: Path, capsys: pytest.Captur
     assert main(["status", "--workspace", str(root.path), "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["archive_items"] == 1 and not status["pending_recovery"]
-    assert status["last_recovery"]["actions"] == ["finished an interrupted commit (8 file(s))"]
+    # a dream's commit: MEMORY.md, archive, diary, phase reports, stores, state, snapshot,
+    # the tiers
+    assert status["last_recovery"]["actions"] == ["finished an interrupted commit (13 file(s))"]
 
 
 def test_search_recovers_first(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -93,8 +95,9 @@ def test_the_bot_recovers_at_start_and_before_each_message(
     with pytest.raises(Crash):
         run_dream(workspace, OPTIONS, model=None, now=NOW, fault=_crash_at("moved MEMORY.md"))
     assert pending(workspace)
-    bot.handle(owner("/memory status"))
+    (status,) = bot.handle(owner("/memory status"))
     assert not pending(workspace)
+    assert "Recovered at " in status and "finished an interrupted commit" in status
     assert "squash" in (read(workspace.memory_md) or "")
 
 

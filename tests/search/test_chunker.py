@@ -56,3 +56,19 @@ def test_surrogate_pairs_and_joiners_are_never_split() -> None:
     for piece in pieces:
         piece.encode("utf-8")  # no lone surrogates
         assert not piece.startswith("\u200d") and not piece.endswith("\u200d")
+
+
+def test_memory_and_archive_items_are_one_chunk_each() -> None:
+    text = "# MEMORY\n\n## Facts\n- one\n- two\n  continued\n- three\n"
+    chunks = chunk_text("MEMORY.md", text, ChunkerConfig(max_lines=2, max_chars=100))
+    assert [(c.start_line, c.end_line) for c in chunks] == [(4, 4), (5, 6), (7, 7)]
+
+
+def test_archive_title_and_intro_are_not_indexed() -> None:
+    text = (
+        "# Memory Archive\n\nItems that left MEMORY.md: why, when, and their sources. "
+        "Still searchable.\n\n- 用户以前喝拿铁 <!-- src: memory/2026-06-02.md#L5; "
+        "reason: superseded; archived: 2026-07-01 -->\n"
+    )
+    chunks = chunk_text("memory/archive.md", text)
+    assert [(c.start_line, c.text) for c in chunks] == [(5, "- 用户以前喝拿铁")]

@@ -317,3 +317,25 @@ def test_a_rebuild_makes_the_packed_vectors_stale(
     status = again.status()
     assert status["vectors"] == status["chunks"]
     again.close()
+
+
+def test_a_full_load_gives_every_chunk_of_a_shared_text_its_vector(
+    tmp_path: Path, embeddings_server: FakeEmbeddings
+) -> None:
+    base = tmp_path / "r"
+    for day in ("2026-11-01", "2026-11-02", "2026-11-03"):
+        write(base, f"memory/{day}.md", "- the user waters the tomatoes\n\n- unique " + day + "\n")
+    first = MemorySearch(MemoryRoot.at(base), fake_openai(embeddings_server))
+    first.sync()
+    first.close()  # too small to pack: the next open reads the cache
+    again = MemorySearch(MemoryRoot.at(base), fake_openai(embeddings_server))
+    status = again.status()
+    assert status["vectors"] == status["chunks"] == 6 and status["pending"] == 0
+    hits = again.search("waters the tomatoes", now=NOW, min_score=0.0, limit=6)
+    assert {h.path for h in hits if "tomatoes" in h.snippet} == {
+        "memory/2026-11-01.md",
+        "memory/2026-11-02.md",
+        "memory/2026-11-03.md",
+    }
+    assert all(h.source == "hybrid" for h in hits if "tomatoes" in h.snippet)
+    again.close()

@@ -195,3 +195,27 @@ def test_damage_found_while_searching_rebuilds_the_index(
         hits = again.search("上海出差")
     assert "静安区" in hits[0].snippet and "damaged" in caplog.text
     again.close()
+
+
+def test_a_layout_2_index_is_rebuilt_keeping_its_float16_cache(
+    root: MemoryRoot, embeddings_server: FakeEmbeddings
+) -> None:
+    settings = SearchSettings(
+        provider="openai",
+        api_key="sk-test",
+        base_url=embeddings_server.base_url,
+        openai_model="fake-embed",
+    )
+    first = MemorySearch(root, settings)
+    chunks = first.sync().chunks
+    first.close()
+    db = sqlite3.connect(root.index_dir / "search.sqlite")
+    db.execute("UPDATE meta SET value = '2' WHERE key = 'schema'")
+    db.commit()
+    db.close()
+    embeddings_server.calls.clear()
+    again = MemorySearch(root, settings)
+    report = again.sync()
+    assert report.rebuilt and report.vectors == report.chunks == chunks
+    assert embeddings_server.calls == []
+    again.close()

@@ -6,17 +6,25 @@ import pytest
 from memory.overlap import jaccard
 from memory.search.ranking import (
     Candidate,
+    Gate,
     bm25_normalise,
     cosine_to_score,
+    cover_facets,
+    coverage,
+    current_first,
     drop_overlapping,
     fts5_idf,
     fuse,
+    has_evidence,
     importance_multiplier,
     mmr,
     note_date,
+    query_floor,
     recency_decay,
     recency_multiplier,
     reciprocal_ranks,
+    term_weight,
+    tier_multiplier,
 )
 
 
@@ -121,3 +129,71 @@ def test_one_jaccard_for_search_and_dream() -> None:
     assert jaccard(frozenset(), frozenset()) == 0.0  # nothing shared to measure
     assert jaccard({"a"}, set()) == 0.0
     assert jaccard({"a", "b"}, {"a", "b"}) == 1.0
+
+
+def test_query_floor_is_the_bulk_cosine_never_below_the_models_floor() -> None:
+    cosines = [0.9, 0.85, 0.8, 0.79, 0.78]
+    assert query_floor(cosines, 0.72, 3) == 0.8
+    assert query_floor(cosines, 0.72, 100) == 0.78  # fewer than rank: the last one
+    assert query_floor(cosines, 0.82, 3) == 0.82
+    assert query_floor([], 0.72, 3) == 0.72
+
+
+def test_evidence_needs_half_the_query_by_keyword_or_a_standout_vector() -> None:
+    gate = Gate(coverage=0.5, vector=0.6, margin=0.024)
+    assert has_evidence(0.5, None, None, 0.72, gate)
+    assert not has_evidence(0.49, None, None, 0.72, gate)
+    # a high rescaled vector score alone is not enough when the whole memory scores high
+    assert has_evidence(0.0, 0.6, 0.85, 0.826, gate)
+    assert not has_evidence(0.0, 0.6, 0.85, 0.827, gate)
+    assert not has_evidence(0.0, 0.59, 0.95, 0.72, gate)
+    assert not has_evidence(0.2, 0.9, None, 0.72, gate)
+
+
+def test_tier_multiplier_puts_current_facts_first() -> None:
+    assert tier_multiplier("MEMORY.md", True, False, 1.25, 0.5) == 1.25
+    assert tier_multiplier("MEMORY.md", False, False, 1.25, 0.5) == 1.0  # unrelated item
+    assert tier_multiplier("memory/archive.md", True, True, 1.25, 0.5) == 0.5
+    assert tier_multiplier("memory/archive.md", True, False, 1.25, 0.5) == 1.0
+    assert tier_multiplier("memory/2026-11-28.md", True, False, 1.25, 0.5) == 1.0
+
+
+def test_current_first_moves_superseded_items_last_in_order() -> None:
+    old = Candidate(1, "memory/archive.md", 3, 3, 0.9, frozenset(), superseded=True)
+    a = Candidate(2, "MEMORY.md", 4, 4, 0.5, frozenset())
+    b = Candidate(3, "memory/2026-11-28.md", 5, 5, 0.4, frozenset())
+    older = Candidate(4, "memory/archive.md", 4, 4, 0.3, frozenset(), superseded=True)
+    assert [c.chunk_id for c in current_first([old, a, older, b])] == [2, 3, 1, 4]
+
+
+def test_term_weight_is_a_smoothed_idf_positive_in_a_tiny_memory() -> None:
+    assert term_weight(1, 1) == pytest.approx(math.log(1 + 0.5 / 1.5))
+    assert term_weight(1, 0) == term_weight(1, 1)
+    assert term_weight(100, 1) == pytest.approx(math.log(1 + 99.5 / 1.5))
+
+
+def test_coverage_is_the_weighted_share_of_query_terms_held() -> None:
+    weights = {"tofu": 3.0, "eat": 1.0}
+    assert coverage(["tofu", "cat", "tofu"], weights) == 0.75
+    assert coverage(["eat", "tofu"], weights) == 1.0
+    assert coverage([], weights) == 0.0
+    assert coverage(["tofu"], {}) == 0.0
+
+
+def test_cover_facets_puts_each_named_things_best_hit_after_the_first() -> None:
+    def span(path: str, start: int, end: int | None = None) -> Candidate:
+        return Candidate(start, path, start, end or start, 0.0, frozenset())
+
+    main = [span("a.md", 1), span("a.md", 5), span("b.md", 3), span("c.md", 9)]
+    zhao, he = [span("d.md", 2)], [span("b.md", 3, 4), span("e.md", 1)]
+    out = cover_facets(main, [zhao, he, []], 4)
+    # he's best (b.md#3-4) moves up from third in main; b.md#3 is then not repeated
+    assert [(c.path, c.start_line) for c in out] == [
+        ("a.md", 1),
+        ("d.md", 2),
+        ("b.md", 3),
+        ("a.md", 5),
+    ]
+    assert out[2].end_line == 4
+    assert cover_facets(main, [], 2) == main[:2]
+    assert cover_facets([], [zhao], 3) == zhao

@@ -76,10 +76,12 @@ def test_basename_and_stem_rank_first(root: MemoryRoot) -> None:
     svc.close()
 
 
-def test_weak_keyword_hits_are_kept_when_nothing_clears_min_score(root: MemoryRoot) -> None:
+def test_nothing_relevant_gives_no_hits_even_at_min_score_0(root: MemoryRoot) -> None:
     svc = keyword_only(root)
-    hits = svc.search("游泳 zebra quantum nebula", min_score=0.99, now=NOW)
-    assert [h.path for h in hits] == ["memory/2026-10-01.md"]
+    assert [h.path for h in svc.search("游泳", min_score=0.0, now=NOW)] == ["memory/2026-10-01.md"]
+    # One word of four is a quarter of what the query asks: not evidence of anything.
+    assert svc.search("游泳 zebra quantum nebula", min_score=0.0, now=NOW) == []
+    assert svc.search("xyzzy", min_score=0.0, now=NOW) == []
     svc.close()
 
 
@@ -230,3 +232,84 @@ def test_conversation_hits_are_widened_within_budget(tmp_path: Path) -> None:
     [hit] = narrow.search("puppy Biscuit", limit=1, now=NOW)
     assert (hit.start_line, hit.end_line, hit.snippet) == (5, 5, turns[4])
     narrow.close()
+
+
+def test_archive_header_is_never_a_hit(root: MemoryRoot) -> None:
+    write(
+        root.path,
+        "memory/archive.md",
+        "# Memory Archive\n\nItems that left MEMORY.md: why, when, and their sources. "
+        "Still searchable.\n\n- 用户以前喝拿铁 <!-- src: memory/2026-06-02.md#L5; "
+        "reason: superseded; archived: 2026-11-30 -->\n",
+    )
+    svc = keyword_only(root)
+    assert svc.search("items left sources searchable", min_score=0.0, now=NOW) == []
+    assert [h.start_line for h in svc.search("喝拿铁", now=NOW)] == [5]
+    svc.close()
+
+
+def _moved(base: Path) -> MemoryRoot:
+    write(
+        base,
+        "MEMORY.md",
+        "# MEMORY\n\n## About the user\n"
+        "- The user moved to Porto in October and lives there now "
+        "<!-- src: memory/2026-10-20.md#L5 -->\n",
+    )
+    write(
+        base,
+        "memory/2026-03-02.md",
+        "# Daily Memory: 2026-03-02\n\n## Trimmed Context (10:00)\n\n"
+        "- The user lives in Berlin, in a flat in Kreuzberg\n- The user asked about the weather\n",
+    )
+    write(
+        base,
+        "memory/2026-10-20.md",
+        "# Daily Memory: 2026-10-20\n\n## Trimmed Context (10:00)\n\n"
+        "- The user has moved to Porto\n",
+    )
+    write(
+        base,
+        "memory/archive.md",
+        "# Memory Archive\n\n"
+        "- The user lives in Berlin <!-- src: memory/2026-03-02.md#L5; reason: superseded; "
+        "archived: 2026-10-21 -->\n",
+    )
+    return MemoryRoot.at(base)
+
+
+@pytest.mark.parametrize("provider", ["none", "local"])
+def test_current_facts_outrank_older_ones(tmp_path: Path, provider: str) -> None:
+    root = _moved(tmp_path / "r")
+    svc = MemorySearch(root, SearchSettings(provider=provider))
+    hits = svc.search("where do I live?", now=NOW)
+    assert hits[0].path == "MEMORY.md"
+    paths = [h.path for h in hits]
+    # the superseded archive entry never outranks the item that replaced it
+    assert paths.index("memory/archive.md") > paths.index("MEMORY.md")
+    assert hits[-1].path == "memory/archive.md"
+    # asked about Berlin itself, it is still found: archived, not forgotten
+    assert "memory/archive.md" in [h.path for h in svc.search("Berlin", now=NOW)]
+    svc.close()
+
+
+def test_forgotten_fact_and_nonsense_find_nothing_with_vectors(tmp_path: Path) -> None:
+    base = tmp_path / "r"
+    write(
+        base,
+        "memory/2026-11-20.md",
+        "# Daily Memory: 2026-11-20\n\n## Daily Summary (23:55)\n\n"
+        "- 用户对花生过敏，吃了会起疹子\n- 女儿小满对芒果过敏\n- 用户每周二晚上去游泳\n"
+        "- 用户问了明天的天气\n- 帮用户写了一封邮件\n",
+    )
+    svc = MemorySearch(MemoryRoot.at(base), SearchSettings(provider="local"))
+    assert svc.search("花生", now=NOW)[0].start_line == 5
+    note = base / "memory/2026-11-20.md"
+    forgotten = note.read_text("utf-8").replace("- 用户对花生过敏，吃了会起疹子\n", "")
+    note.write_text(forgotten, "utf-8")
+    svc.sync()
+    assert svc.search("花生", now=NOW) == []
+    assert svc.search("xyzzy", now=NOW) == []
+    assert svc.search("xyzzy", min_score=0.0, now=NOW) == []
+    assert svc.search("小满对什么过敏？", now=NOW)[0].start_line == 5
+    svc.close()

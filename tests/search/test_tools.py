@@ -22,6 +22,7 @@ def test_memory_search_returns_json_ready_hits(root: MemoryRoot) -> None:
     assert set(first) == {"path", "start_line", "end_line", "score", "snippet", "source"}
     assert first["path"] == "memory/2026-11-28.md"
     assert memory_search(svc, "  ")["error"] == "empty search query"
+    assert memory_search(svc, "xyzzy", min_score=0)["results"] == []
     svc.close()
 
 

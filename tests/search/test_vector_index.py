@@ -83,7 +83,7 @@ def test_fill_from_parts_equals_adding() -> None:
     codes = codec.encode(data)
     ids = np.arange(100, 150, dtype=np.int64)
     filled = VectorIndex(codec)
-    filled.fill([(ids[:20], codes[:20]), (ids[20:], codes[20:])])
+    filled.fill(ids, iter([codes[:20], codes[20:]]))
     added = VectorIndex(codec)
     added.add_codes(ids.tolist(), codes)
     assert filled.size == 50 and 120 in filled
@@ -93,4 +93,9 @@ def test_fill_from_parts_equals_adding() -> None:
     filled.add([100], data[:1])
     assert filled.search(data[0], 1)[0][0] == 100
     with pytest.raises(ValueError, match="empty"):
-        filled.fill([(ids[:1], codes[:1])])
+        filled.fill(ids[:1], iter([codes[:1]]))
+    with pytest.raises(ValueError, match="fewer"):
+        VectorIndex(codec).fill(ids, iter([codes[:3]]))
+    parts = list(filled.parts(16))  # a checkpoint's parts: live ids only, compacted
+    assert [len(i) // 8 for i, _ in parts] == [16, 16, 16, 2]
+    assert all(len(c) == len(i) // 8 * codec.code_size for i, c in parts)

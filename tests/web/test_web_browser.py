@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,27 +11,6 @@ from web_support import GROUP_KEY, console_config, running_console, seed_group
 from tests.fakes.openai_server import FakeOpenAI
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
-    if CHROMIUM is None:
-        reason = "chromium is not installed (apt-get install chromium; .ci/run installs it)"
-        if os.environ.get("COWDREAM_REQUIRE_BROWSER"):
-            pytest.fail(reason)  # CI sets this: there the browser tests must run
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"]
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def test_console_chat_dream_diary_memory_sources_and_search(

@@ -42,6 +42,7 @@ function showError(container, error) {
 // tabs ------------------------------------------------------------------------------
 const loaders = {
   memory: loadMemory, notes: loadNotes, archive: loadArchive, diary: loadDiary,
+  dreams: loadDreams,
 };
 document.querySelectorAll("nav button").forEach((button) => {
   button.addEventListener("click", () => {
@@ -85,6 +86,8 @@ async function poll() {
       lastMessage = Math.max(lastMessage, message.id);
       say(message.text, "notice");
       loadDreaming();
+      // a dream report: the Dreams tab, when shown, follows
+      if ($("tab-dreams").classList.contains("active")) loadDreams();
     }
   } catch (error) { /* the next poll retries */ }
 }
@@ -204,6 +207,97 @@ $("run-dream").addEventListener("click", async () => {
     say(`Error: ${error.message}`, "notice");
   }
   loadDreaming();
+});
+
+// dreams ----------------------------------------------------------------------------
+// A diary section as elements (never as HTML): headings, bullets, nested bullets, text.
+function renderMarkdown(text) {
+  const box = el("div", undefined, "rendered");
+  let list = null;
+  let inner = null;
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/<!--.*?-->/g, "").trimEnd();
+    const heading = line.match(/^(#{2,4})\s+(.*)$/);
+    const nested = line.match(/^\s{2,}[-*]\s+(.*)$/);
+    const bullet = line.match(/^[-*]\s+(.*)$/);
+    if (heading) {
+      box.appendChild(el(`h${heading[1].length + 2}`, heading[2]));
+      list = null;
+    } else if (nested && list) {
+      if (!inner) { inner = el("ul"); list.lastChild.appendChild(inner); }
+      inner.appendChild(el("li", nested[1]));
+    } else if (bullet) {
+      if (!list) { list = el("ul"); box.appendChild(list); }
+      list.appendChild(el("li", bullet[1]));
+      inner = null;
+    } else if (line.trim()) {
+      box.appendChild(el("p", line));
+      list = null;
+    }
+  }
+  return box;
+}
+
+const PHASES = [
+  ["light", "Light", ["candidates", "staged"]],
+  ["rem", "REM", ["themes", "truths"]],
+  ["deep", "Deep", ["ranked", "promoted"]],
+];
+
+async function loadDreams() {
+  const state = $("dreams-state");
+  try {
+    const info = await api(ofChat("/api/dreams"));
+    state.textContent = info.enabled
+      ? `Nightly dreaming is on; next run ${info.next_run} (${info.timezone}).`
+      : "Nightly dreaming is off for this chat.";
+    const rows = $("dreams-phases").querySelector("tbody");
+    rows.replaceChildren();
+    for (const [key, name, counts] of PHASES) {
+      const last = info.phases[key];
+      const row = el("tr");
+      row.dataset.phase = key;
+      row.appendChild(el("td", name));
+      row.appendChild(el("td", last ? counts.map((c) => `${last[c]} ${c}`).join(", ") : "not run yet"));
+      row.appendChild(el("td", last ? last.time : ""));
+      rows.appendChild(row);
+    }
+    const short = info.short_term;
+    $("dreams-counts").textContent =
+      `Staged candidates: ${short.staged || 0} · promoted: ${short.promoted || 0} · ` +
+      `signals: ${info.signals.light || 0} light, ${info.signals.rem || 0} REM · ` +
+      `promoted today: ${info.promoted_today}`;
+    const diary = $("dreams-diary");
+    diary.replaceChildren();
+    if (!info.diary.length) diary.appendChild(el("p", "No dreams yet."));
+    for (const entry of info.diary) {
+      const box = renderMarkdown(entry.text);
+      box.prepend(el("small", entry.date));
+      diary.appendChild(box);
+    }
+    const staged = $("backfill-candidates");
+    staged.replaceChildren();
+    for (const c of info.backfill.candidates) {
+      staged.appendChild(el("li", `${c.text} (${c.refs.join(", ")}; ${c.status})`));
+    }
+    const replayed = $("backfill-diary");
+    replayed.replaceChildren();
+    for (const entry of info.backfill.entries) replayed.appendChild(renderMarkdown(entry.text));
+    if (!info.backfill.candidates.length && !info.backfill.entries.length) {
+      staged.appendChild(el("li", "No backfilled entries."));
+    }
+    $("backfill-remove").disabled = chat !== "" || !info.backfill.candidates.length;
+  } catch (error) { showError(state, error); }
+}
+
+$("backfill-remove").addEventListener("click", async () => {
+  try {
+    const body = await api("/api/dreams/backfill/remove", { method: "POST", body: "{}" });
+    $("backfill-result").textContent = `removed ${body.removed_candidates} backfill-staged entries`;
+  } catch (error) {
+    $("backfill-result").textContent = `Error: ${error.message}`;
+  }
+  loadDreams();
 });
 
 // search ----------------------------------------------------------------------------

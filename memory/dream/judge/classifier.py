@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -35,13 +35,13 @@ KINDS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass
 class Judgement:
     """Probabilities of each kind for one statement."""
 
     probs: tuple[float, ...]
 
-    @property
+    @cached_property
     def kind(self) -> str:
         """The likeliest durable kind (never chatter): what section the item goes in."""
         best = max(range(1, len(KINDS)), key=lambda i: self.probs[i])

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 
 _ZH_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_DAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
@@ -397,6 +398,11 @@ def _recurs(text: str, start: int, end: int, rule: str) -> bool:
 
 def find(text: str, anchor: date) -> list[DateSpan]:
     """Every date expression of ``text`` (the first rule wins on overlapping words)."""
+    return list(_find(text, anchor))
+
+
+@lru_cache(maxsize=50_000)
+def _find(text: str, anchor: date) -> tuple[DateSpan, ...]:
     taken: list[tuple[int, int]] = []
     out: list[DateSpan] = []
     for pattern, fn, relative in _RULES:
@@ -413,7 +419,7 @@ def find(text: str, anchor: date) -> list[DateSpan]:
             taken.append((start, end))
             first, last, unit = got
             out.append(DateSpan(start, end, first, last, unit, relative))
-    return sorted(out, key=lambda s: s.start)
+    return tuple(sorted(out, key=lambda s: s.start))
 
 
 def words(span: DateSpan, zh: bool) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from memory.dream.judge.dates import find
 from memory.dream.similarity import CHANGE, features, near_duplicate, supersedes
@@ -97,6 +98,7 @@ _GENERIC = frozenset({"用户", "user", "user's", "the"})
 _ANY_DAY = date(2000, 1, 1)  # where a date is, not which, matters here
 
 
+@lru_cache(maxsize=50_000)
 def _undated(text: str) -> str:
     """``text`` without its date expressions."""
     out, last = [], 0
@@ -107,11 +109,17 @@ def _undated(text: str) -> str:
     return _ISO.sub(" ", " ".join(out))
 
 
+@lru_cache(maxsize=50_000)
 def _core(text: str) -> frozenset[str]:
     """The content words, dates, numbers and the subject's generic name left out."""
     return frozenset(
         w for w in content_words(_undated(text)) if not w[:1].isdigit() and w not in _GENERIC
     )
+
+
+def core_words(text: str) -> frozenset[str]:
+    """What a statement is about beyond its subject, dates and numbers."""
+    return _core(text)
 
 
 def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
@@ -134,18 +142,19 @@ SAME_COSINE = 0.93
 CROSS_LANGUAGE_COSINE = 0.88
 
 
-def _slot_numbers(text: str) -> dict[str, set[str]]:
+@lru_cache(maxsize=50_000)
+def _slot_numbers(text: str) -> dict[str, frozenset[str]]:
     """Numbers keyed by the words next to them ("体重 78 公斤" -> 体重, 公斤: {78})."""
     words = [w for w in tokens(_undated(text)) if w not in STOPWORDS]
-    out: dict[str, set[str]] = {}
+    found: dict[str, set[str]] = {}
     for i, word in enumerate(words):
         numbers = _NUMBER.findall(word)
         if not numbers:
             continue
         for near in words[max(0, i - 3) : i] + words[i + 1 : i + 3]:
             if not _NUMBER.search(near) and near not in ("用户", "user", "user's"):
-                out.setdefault(near, set()).update(numbers)
-    return out
+                found.setdefault(near, set()).update(numbers)
+    return {word: frozenset(numbers) for word, numbers in found.items()}
 
 
 _CHANGE_TO = re.compile(
@@ -161,6 +170,7 @@ _SLOT_WORDS = frozenset(
 )
 
 
+@lru_cache(maxsize=50_000)
 def _changed_to(text: str) -> frozenset[str]:
     """The new value a change names ("改喝乌龙茶" -> 乌龙茶's words)."""
     out: set[str] = set()
@@ -202,6 +212,7 @@ def replaces(newer: Said, older: Said) -> bool:
     return supersedes(newer.text, older.text)
 
 
+@lru_cache(maxsize=50_000)
 def _days(text: str) -> frozenset[date]:
     return frozenset(span.first for span in find(text, _ANY_DAY) if span.unit == "day")
 

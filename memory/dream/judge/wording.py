@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import lru_cache
 
 from memory.dream.judge.dates import resolve
 from memory.speaker import Spoken
@@ -137,6 +138,7 @@ def drop_question_tail(text: str) -> str:
     return text
 
 
+@lru_cache(maxsize=50_000)
 def reword(spoken: Spoken, day: date) -> str:
     """The item for a note line said by ``spoken.speaker`` on ``day``."""
     body = _DISCOURSE_HEAD.sub("", spoken.body.strip()).strip() or spoken.body.strip()
