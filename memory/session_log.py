@@ -233,13 +233,18 @@ def read_turns(path: Path) -> list[LoggedTurn | None]:
     return [parse_line(raw, n) for n, raw in enumerate(complete_lines(data), start=1)]
 
 
-def statement(raw: str) -> str | None:
-    """What a stored line says, as evidence: ``name: content`` in a group, else the content;
-    None for a tombstone or a line that does not parse."""
-    turn = parse_line(raw, 0)
-    if turn is None or turn.forgotten or not turn.content.strip():
+def said(turn: LoggedTurn | None) -> str | None:
+    """What a user said in ``turn``, as evidence: ``name: content`` in a group, else the
+    content; None for the assistant's own turns (never evidence of a fact), a tombstone or
+    a line that did not parse."""
+    if turn is None or turn.role != "user" or turn.forgotten or not turn.content.strip():
         return None
     return f"{turn.name}: {turn.content}" if turn.name else turn.content
+
+
+def statement(raw: str) -> str | None:
+    """:func:`said` of a stored line."""
+    return said(parse_line(raw, 0))
 
 
 def display_line(raw: str) -> str:

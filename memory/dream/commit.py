@@ -21,6 +21,7 @@ from memory.dream.budget import memory_tokens
 from memory.dream.context import DreamContext
 from memory.dream.inputs import input_hash
 from memory.dream.model import DreamReport, Proposal
+from memory.dream.session_source import cursor_path, used_source, window_digest
 from memory.dream.short_term import FILE as SHORT_TERM
 from memory.dream.short_term import ShortTerm, store_path, text_digest, write_store
 from memory.dream.state import append_event, stage_snapshot, state_text
@@ -110,7 +111,10 @@ def commit_cycle(
         inputs, lines={**inputs.lines, "MEMORY.md": new_memory.splitlines()}
     )
     rendered = store.render()
-    digest = input_hash(after, report.engine, options, stores(ctx.recalls, text_digest(rendered)))
+    logs = window_digest(root, today, options.days)
+    digest = input_hash(
+        after, report.engine, options, stores(ctx.recalls, text_digest(rendered), (), logs)
+    )
     state = dict(state)
     state["last_success"] = {"time": stamp, "engine": report.engine, "hash": digest}
     state["last_run"] = summary(report, stamp)
@@ -132,6 +136,9 @@ def commit_cycle(
             text = reports.report(read_text(path), phase, today.isoformat(), ctx, zh)
             txn.write(root.relative(path), text)
     txn.write(root.relative(root.state_dir / "state.json"), state_text(state))
+    source = used_source(ctx.state.light.live.sources) if ctx.state.light else None
+    if source is not None and (source.logs or cursor_path(root).exists()):
+        txn.write(root.relative(cursor_path(root)), source.cursor_text())  # read this far
     if ctx.tiers is not None:  # the day each line entered MEMORY.md
         txn.write(upkeep_state(root), entered_text(proposal.keep, ctx.tiers.entered, today))
     txn.commit(fault)

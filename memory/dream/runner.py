@@ -24,6 +24,7 @@ from memory.dream.model import (
     new_items,
 )
 from memory.dream.registry import ENGINE_CHOICES, choose_engine, phases
+from memory.dream.session_source import window_digest
 from memory.dream.short_term import load_short_term
 from memory.dream.state import append_event, load_state, root_lock, save_state
 from memory.dream.upkeep import TierView, upkeep_due
@@ -121,9 +122,10 @@ def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:
     report = DreamReport(status="skipped", engine=ctx.engine.name)
     state = load_state(root)
     due = _due(ctx)
-    store_digests = stores(ctx.recalls, ctx.short_term.loaded_digest, due)
+    logs = window_digest(root, ctx.now.date(), options.days)
+    store_digests = stores(ctx.recalls, ctx.short_term.loaded_digest, due, logs)
     digest = input_hash(inputs, ctx.engine.name, options, store_digests)
-    if not inputs.notes and not due:
+    if not inputs.notes and not due and not logs:
         report.reason = f"no daily notes in the last {options.days} day(s)"
     elif not options.force and state.get("last_success", {}).get("hash") == digest:
         when = state["last_success"].get("time", "?")

@@ -16,6 +16,7 @@ its transaction); a dream that fails or is skipped reads the same lines next tim
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -23,10 +24,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memory import session_log
 from memory.daily_notes import NoteLine
 from memory.paths import MemoryRoot
+
+if TYPE_CHECKING:
+    from memory.dream.context import DreamContext
 
 log = logging.getLogger(__name__)
 
@@ -69,12 +74,6 @@ def cursors_text(cursors: dict[str, Cursor]) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
-def _statement(turn: session_log.LoggedTurn | None) -> str | None:
-    if turn is None or turn.role != "user" or turn.forgotten or not turn.content.strip():
-        return None
-    return f"{turn.name}: {turn.content}" if turn.name else turn.content
-
-
 @dataclass(frozen=True)
 class Ingested:
     """One log's lines read by this dream."""
@@ -112,7 +111,7 @@ def ingest(
     for number, raw in enumerate(raws, start=1):
         if number <= start.lines and number not in wanted:
             continue
-        text = _statement(session_log.parse_line(raw, number))
+        text = session_log.said(session_log.parse_line(raw, number))
         if text is None:
             continue
         line = NoteLine(relative, number, text, day, SECTION)
@@ -160,7 +159,7 @@ class SessionLog:
         return session_log.is_session_path(path)
 
     def text(self, raw: str) -> str | None:
-        return _statement(session_log.parse_line(raw, 0))
+        return session_log.statement(raw)
 
     @property
     def reread(self) -> list[str]:
@@ -176,3 +175,38 @@ class SessionLog:
 
     def cursor_text(self) -> str:
         return cursors_text(self.cursors())
+
+
+LIVE = ("staged", "deferred", "promoted")
+
+
+def session_source(ctx: DreamContext) -> SessionLog:
+    """The dream's session-log source: the window's logs from their stored cursors, plus
+    the lines the live candidates of the short-term store cite."""
+    keep = [
+        (ref.path, n)
+        for cand in ctx.short_term.candidates.values()
+        if cand.status in LIVE
+        for ref in cand.refs
+        if session_log.is_session_path(ref.path)
+        for n in ref.lines()
+    ]
+    return SessionLog(ctx.root, ctx.now.date(), ctx.options.days, keep=keep)
+
+
+def used_source(sources: Iterable[object]) -> SessionLog | None:
+    """The session-log source among a light phase's sources (its cursors are committed)."""
+    return next((s for s in sources if isinstance(s, SessionLog)), None)
+
+
+def window_digest(root: MemoryRoot, today: date, days: int) -> str:
+    """The window's session logs by name and size (part of a dream's input hash: a log
+    only grows, and a rewrite by forget changes its size); "" when the window has none."""
+    first = today - timedelta(days=days - 1)
+    parts = []
+    for day in session_log.log_dates(root):
+        if first <= day <= today:
+            path = session_log.log_path(root, day)
+            with contextlib.suppress(OSError):
+                parts.append(f"{path.name}:{path.stat().st_size}")
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest() if parts else ""
