@@ -14,7 +14,6 @@ exact item that left.
 
 from __future__ import annotations
 
-import heapq
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -54,6 +53,7 @@ class Statement:
     prior: MemoryItem | None = None
     judgement: Judgement | None = None
     vector: np.ndarray | None = None
+    row: int = -1  # the vector's row in the engine's matrix (-1: none)
     subject: str = "user"
     due: date | None = None  # the last day a dated plan names
 
@@ -65,8 +65,13 @@ class Statement:
     def chatter(self) -> float:
         return self.judgement.chatter if self.judgement else 0.0
 
+    _said: Said | None = None
+
     def said(self) -> Said:
-        return Said(self.text, self.subject, self.kind, self.due is not None)
+        """What the pair judgements read (made once: subject, kind and date are set by then)."""
+        if self._said is None:
+            self._said = Said(self.text, self.subject, self.kind, self.due is not None)
+        return self._said
 
 
 @dataclass
@@ -75,10 +80,11 @@ class Cluster:
     superseded_by: Cluster | None = None
 
     _head: Statement | None = None
+    _refs: tuple[SourceRef, ...] | None = None
 
     def add(self, st: Statement) -> None:
         self.members.append(st)
-        self._head = None
+        self._head = self._refs = None
 
     @property
     def priors(self) -> list[MemoryItem]:
@@ -114,7 +120,9 @@ class Cluster:
 
     @property
     def refs(self) -> tuple[SourceRef, ...]:
-        return compress_refs(ref for s in self.members for ref in s.refs)
+        if self._refs is None:
+            self._refs = compress_refs(ref for s in self.members for ref in s.refs)
+        return self._refs
 
 
 def day_of(refs: tuple[SourceRef, ...], default: date) -> date:
@@ -136,6 +144,7 @@ class ExtractiveEngine:
         self.embeddings = embeddings
         self._check: Callable[[], None] = lambda: None
         self.cache: EmbeddingCache | None = None
+        self._matrix: np.ndarray | None = None  # the statements' vectors, one row a text
 
     def propose(self, inputs: DreamInputs) -> Proposal:
         self._check = inputs.check  # the dream's stop request, asked in the long loops
@@ -232,10 +241,12 @@ class ExtractiveEngine:
                 vectors = self.cache.embed(texts)
         judged = classify(texts, vectors)
         by_text = dict(zip(texts, judged, strict=True))
-        rows = dict(zip(texts, vectors, strict=True)) if vectors is not None else {}
+        self._matrix = vectors
+        rows = {text: i for i, text in enumerate(texts)} if vectors is not None else {}
         for st in statements:
             st.judgement = by_text[st.text]
-            st.vector = rows.get(st.text)
+            st.row = rows.get(st.text, -1)
+            st.vector = vectors[st.row] if vectors is not None and st.row >= 0 else None
 
     def _cluster(
         self, statements: list[Statement], handwritten: list[str]
@@ -245,14 +256,18 @@ class ExtractiveEngine:
         clusters: list[Cluster] = []
         by_ref: dict[tuple[str, int], Cluster] = {}
         by_text: dict[str, Cluster] = {}
-        index: dict[str, list[int]] = defaultdict(list)
+        index: dict[tuple[str, str], list[int]] = defaultdict(list)
         vectors: dict[str, tuple[list[int], np.ndarray | None]] = {}
+        by_hand: dict[str, bool] = {}
         merged = folded = 0
         for st in statements:
             self._check()
-            if st.prior is None and any(near_duplicate(st.text, h) for h in handwritten):
-                folded += 1
-                continue
+            if st.prior is None and handwritten:
+                if st.text not in by_hand:
+                    by_hand[st.text] = any(near_duplicate(st.text, h) for h in handwritten)
+                if by_hand[st.text]:
+                    folded += 1
+                    continue
             home = next(
                 (by_ref[(r.path, n)] for r in st.refs for n in r.lines() if (r.path, n) in by_ref),
                 None,
@@ -266,7 +281,7 @@ class ExtractiveEngine:
                 clusters.append(home)
                 cid = len(clusters) - 1
                 for token in sorted(_tokens(st.text)):
-                    index[token].append(cid)
+                    index[(st.subject, token)].append(cid)
                 if st.vector is not None:
                     _append(vectors, st.subject, cid, st.vector)
             home.add(st)
@@ -280,35 +295,46 @@ class ExtractiveEngine:
         self,
         st: Statement,
         clusters: list[Cluster],
-        index: dict[str, list[int]],
+        index: dict[tuple[str, str], list[int]],
         vectors: dict[str, tuple[list[int], np.ndarray | None]],
     ) -> Cluster | None:
+        """The cluster ``st`` restates, among those of its subject (no other can be the same
+        fact): the ones sharing the most words, and the nearest by embedding. Each distinct
+        wording among their latest members is judged once."""
         counts: Counter[int] = Counter()
         for token in _tokens(st.text):
-            postings = index.get(token)
+            postings = index.get((st.subject, token))
             if postings and len(postings) < COMMON_TOKEN:
                 counts.update(postings)
-        candidates = [
-            cid
-            for cid, _ in heapq.nsmallest(
-                CANDIDATES_PER_LOOKUP, counts.items(), key=lambda kv: (-kv[1], kv[0])
-            )
-        ]
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        candidates = [cid for cid, _ in ranked[:CANDIDATES_PER_LOOKUP]]
         if st.vector is not None:  # paraphrases and the other language share few words
             ids, matrix = vectors.get(st.subject, ([], None))
             if ids and matrix is not None:
                 sims = matrix[: len(ids)] @ st.vector
                 best = np.argsort(-sims, kind="stable")[:4]
-                candidates += [ids[i] for i in best if ids[i] not in candidates]
+                taken = set(candidates)
+                candidates += [ids[i] for i in best if ids[i] not in taken]
         said = st.said()
+        pairs: list[tuple[Cluster, Statement]] = []
+        judged: set[str] = set()
         for cid in candidates:
-            cluster = clusters[cid]
-            for member in cluster.members[-3:]:
-                cosine = None
-                if st.vector is not None and member.vector is not None:
-                    cosine = float(member.vector @ st.vector)
-                if same_fact(member.said(), said, cosine):
-                    return cluster
+            for member in clusters[cid].members[-3:]:
+                if member.text not in judged:
+                    judged.add(member.text)
+                    pairs.append((clusters[cid], member))
+        members = [m for _, m in pairs]
+        cosines: list[float | None] = [None] * len(members)
+        if st.vector is not None and self._matrix is not None:
+            where = [i for i, m in enumerate(members) if m.row >= 0]
+            if where:
+                rows = [members[i].row for i in where]
+                sims = self._matrix[rows] @ st.vector
+                for i, value in zip(where, sims.tolist(), strict=True):
+                    cosines[i] = value
+        for (cluster, member), cosine in zip(pairs, cosines, strict=True):
+            if same_fact(member.said(), said, cosine):
+                return cluster
         return None
 
     def _supersede(self, clusters: list[Cluster]) -> list[Cluster]:

@@ -62,6 +62,7 @@ _FUTURE = re.compile(
 )
 
 
+@lru_cache(maxsize=50_000)
 def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     """Whom an item is about; ``user`` unless it names someone else first."""
     for pattern in (_ZH_SUBJECT, _EN_SUBJECT):
@@ -128,14 +129,16 @@ def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
         return False
     if near_duplicate(a.text, b.text):
         return True
-    if set(_NUMBER.findall(a.text)) != set(_NUMBER.findall(b.text)):
-        return False
-    if cosine is None:
+    if cosine is None or a.kind != b.kind or _numbers(a.text) != _numbers(b.text):
         return False
     if has_cjk(a.text) != has_cjk(b.text):
-        return a.kind == b.kind and cosine >= CROSS_LANGUAGE_COSINE
-    overlap = containment(_core(a.text), _core(b.text))
-    return a.kind == b.kind and cosine >= SAME_COSINE and overlap >= 0.5
+        return cosine >= CROSS_LANGUAGE_COSINE
+    return cosine >= SAME_COSINE and containment(_core(a.text), _core(b.text)) >= 0.5
+
+
+@lru_cache(maxsize=50_000)
+def _numbers(text: str) -> frozenset[str]:
+    return frozenset(_NUMBER.findall(text))
 
 
 SAME_COSINE = 0.93
