@@ -232,15 +232,15 @@ seg._ensure_jieba()
 phases = {}
 class Phases(logging.Handler):
     def emit(self, record):
-        name, seconds = record.args
-        phases[name] = seconds
+        name, seconds, cpu = record.args
+        phases[name] = [seconds, cpu]
 runner = logging.getLogger("memory.dream.runner")
 runner.setLevel(logging.DEBUG)
 runner.addHandler(Phases())
 if trace:
     tracemalloc.start()
 now = now_in(sys.argv[3])
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 import memory.dream.embed_cache as ec
 embedded = []
 _open = ec.open_cache
@@ -254,9 +254,9 @@ ex.open_cache = _counting
 days = int(sys.argv[4]) if len(sys.argv) > 4 else 30
 report = run_dream(MemoryRoot.at(sys.argv[1]), DreamOptions(days=days, engine="extractive"),
                    model=None, now=now)
-elapsed = time.perf_counter() - t0
+elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
 peak = tracemalloc.get_traced_memory()[1] if trace else 0
-print(json.dumps({"seconds": elapsed, "tracemalloc_peak": peak, "status": report.status,
+print(json.dumps({"seconds": elapsed, "cpu": cpu, "tracemalloc_peak": peak, "status": report.status,
                   "embedded": sum(c.embedded for c in embedded),
                   "items": report.items, "archived": report.archived, "merged": report.merged,
                   "superseded": report.superseded, "phases": phases,
@@ -350,10 +350,13 @@ def main() -> int:
         # 2. run_dream alone, after imports and jieba's start-up.
         inproc = _child(tmp / "inproc", "plain")
         print(
-            f"in-process run_dream: {inproc['seconds']:.2f} s "
+            f"in-process run_dream: {inproc['seconds']:.2f} s, CPU {inproc['cpu']:.2f} s "
             f"(child peak RSS {inproc['maxrss_kb'] / 1024:.0f} MB)"
         )
-        steps = ", ".join(f"{name} {secs:.2f} s" for name, secs in inproc["phases"].items())
+        steps = ", ".join(
+            f"{name} {wall:.2f} s (CPU {cpu:.2f} s)"
+            for name, (wall, cpu) in inproc["phases"].items()
+        )
         print(f"  by phase: {steps}")
         # 3. tracemalloc peak of run_dream (tracing slows it; its time is not the figure).
         traced = _child(tmp / "trace", "trace")

@@ -66,11 +66,12 @@ def main() -> int:
             root = tmp / "root"
             lines = write_note(root, megabytes, args.seed, day, args.distinct)
             result = _child(root, "plain", days=1, env=env)
-            phases = ", ".join(f"{k} {v:.1f} s" for k, v in result["phases"].items())
+            phases = ", ".join(f"{k} {v[1]:.1f} s" for k, v in result["phases"].items())
             print(
                 f"{megabytes:g} MB ({lines} lines): {result['status']}, run_dream "
-                f"{result['seconds']:.1f} s ({result['seconds'] / megabytes:.1f} s/MB; "
-                f"{phases}), peak RSS {result['maxrss_kb'] / 1024:.0f} MB"
+                f"{result['seconds']:.1f} s, CPU {result['cpu']:.1f} s "
+                f"({result['cpu'] / megabytes:.1f} CPU s/MB; by phase, CPU: {phases}), "
+                f"peak RSS {result['maxrss_kb'] / 1024:.0f} MB"
             )
         finally:
             shutil.rmtree(tmp, ignore_errors=True)

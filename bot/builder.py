@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.agent import ChatAgent
+from bot.chat_language import ChatLanguages
 from bot.config import BotConfig
 from bot.conversations import Conversations
 from bot.dream_reports import DreamReporter
@@ -60,10 +61,10 @@ def build_bot(
     scopes = ScopeDirectory(workspace)
     scopes.recover_all()  # finish what a crashed dream, forget or flush left
     plugins = PluginManager(config.plugin_dir())
+    languages = ChatLanguages(config.language)
     conversations = Conversations(config, scopes, plugins.emit)
-    dreams = DreamWorker(
-        model=model, clock=now, on_done=DreamReporter(config, scopes, channel.send)
-    )
+    reporter = DreamReporter(config, scopes, channel.send, languages)
+    dreams = DreamWorker(model=model, clock=now, on_done=reporter)
     nightly = NightlyJob(
         run=NightlyPass(config, scopes, conversations, dreams),
         clock=now,
@@ -83,6 +84,7 @@ def build_bot(
         model=model,
         clock=now,
         send=channel.send,
+        languages=languages,
     )
     plugins.load_all(services)
     bot = Bot(services, plugins, agent)

@@ -32,6 +32,7 @@ from pydantic import (
 )
 
 from bot.errors import ConfigError
+from bot.i18n import available_languages
 from memory.config_file import parse_json_object
 from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
 from memory.dream.scoring import Thresholds
@@ -86,6 +87,7 @@ class BotConfig(BaseModel):
     agent_max_steps: int = Field(default=6, ge=1, le=20)
     memory_prompt_max_chars: int = Field(default=4000, ge=0)
     timezone: str = Field(default_factory=machine_timezone)
+    language: str = "auto"  # what the bot says: "auto" (each chat's own) or a catalogue's code
     # plugins
     plugin_config_dir: str | None = None
     # dreaming and the nightly job
@@ -152,6 +154,14 @@ class BotConfig(BaseModel):
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown IANA time zone {value!r}") from exc
+        return value
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        codes = available_languages()
+        if value not in ("auto", *codes):
+            raise ValueError(f"unknown language {value!r}: use auto, {', '.join(codes)}")
         return value
 
     @field_validator("nightly_time")

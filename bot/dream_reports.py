@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from bot.chat_language import ChatLanguages
 from bot.config import BotConfig
 from bot.dream_worker import DreamOutcome, format_report
 from bot.messages import Scope
@@ -26,10 +27,13 @@ Send = Callable[[Scope, str], None]
 class DreamReporter:
     """``on_done`` of the dream worker."""
 
-    def __init__(self, config: BotConfig, scopes: ScopeDirectory, send: Send) -> None:
+    def __init__(
+        self, config: BotConfig, scopes: ScopeDirectory, send: Send, languages: ChatLanguages
+    ) -> None:
         self.config = config
         self.scopes = scopes
         self.send = send
+        self.languages = languages
 
     def __call__(self, outcome: DreamOutcome) -> None:
         job, report = outcome.job, outcome.report
@@ -40,16 +44,21 @@ class DreamReporter:
         log.log(
             level, "%s dream for %s: %s %s", job.origin, job.scope.key, report.status, report.reason
         )
-        text = format_report(report)
         if job.origin == "command":
-            self._send(job.scope, text)
+            tr = self.languages.for_root(job.root, outcome.finished)
+            self._send(job.scope, format_report(report, tr))
             return
         if not self.config.nightly_reports or report.status == "skipped":
             return
         title = job.scope.title or job.scope.key
         for admin in self.recipients(job.scope):
-            prefix = "Nightly dream" if admin == job.scope else f"Nightly dream of {title}"
-            self._send(admin, f"{prefix}: {text}")
+            # Each admin hears it in the language of the chat it reaches them in.
+            tr = self.languages.for_root(self.scopes.root_for(admin), outcome.finished)
+            text = format_report(report, tr)
+            if admin == job.scope:
+                self._send(admin, tr.t("report.nightly", text=text))
+            else:
+                self._send(admin, tr.t("report.nightly_of", title=title, text=text))
 
     def recipients(self, scope: Scope) -> list[Scope]:
         """Who hears of a nightly dream of ``scope``."""

@@ -16,6 +16,8 @@ from datetime import datetime
 from typing import Literal
 
 from bot.config import BotConfig
+from bot.engine_messages import engine_text
+from bot.i18n import Translator
 from bot.messages import Scope
 from bot.scope_state import changes
 from memory.dream.model import DreamReport, EngineName
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 
 Origin = Literal["command", "nightly"]
 INTERRUPT_WAIT = 10.0  # seconds an interrupted dream gets to stop
+STOPPED = "the bot stopped before this dream ran"  # the reason of a dream dropped at shutdown
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ class DreamWorker:
             if job is None:
                 return
             if self._cancel.is_set():
-                report = DreamReport("failed", reason="the bot stopped before this dream ran")
+                report = DreamReport("failed", reason=STOPPED)
                 self._finish(job, report, changes(job.root))
                 continue
             seen = changes(job.root)  # notes written after this are not in the dream
@@ -180,25 +183,33 @@ def _one_line(exc: BaseException) -> str:
     return text[0][:300] if text else type(exc).__name__
 
 
-def format_report(report: DreamReport) -> str:
-    """A dream's result in a few plain lines for a chat."""
+def format_report(report: DreamReport, tr: Translator) -> str:
+    """A dream's result in a few plain lines for a chat, in ``tr``'s language (the diary
+    under it is already in the notes' language)."""
     if report.status == "skipped":
-        return f"Dream skipped: {report.reason or 'nothing to do'}."
+        reason = engine_text(tr, report.reason) if report.reason else tr.t("report.nothing")
+        return tr.t("report.skipped", reason=reason)
     if report.status != "done":
-        return f"Dream failed: {report.reason or 'unknown error'}."
-    counts = ", ".join(
-        f"{value} {name}"
-        for name, value in (
-            ("added", report.added),
-            ("merged", report.merged),
-            ("superseded", report.superseded),
-            ("archived", report.archived),
-            ("rejected", report.rejected),
-        )
-        if value
+        reason = engine_text(tr, report.reason) if report.reason else tr.t("report.unknown_error")
+        return tr.t("report.failed", reason=reason)
+    counts = tr.join(
+        [
+            tr.t(f"report.{name}", n=value)
+            for name, value in (
+                ("added", report.added),
+                ("merged", report.merged),
+                ("superseded", report.superseded),
+                ("archived", report.archived),
+                ("rejected", report.rejected),
+            )
+            if value
+        ]
     )
-    noun = "item" if report.items == 1 else "items"
-    head = f"Dream done ({report.engine or '?'}): {report.items} {noun} in MEMORY.md"
-    head += f" ({counts})." if counts else "."
+    head = tr.t(
+        "report.done",
+        engine=report.engine or "?",
+        items=tr.t("count.item", n=report.items),
+        counts=tr.t("report.counts", counts=counts) if counts else "",
+    )
     diary = report.diary.strip()
     return f"{head}\n\n{diary}" if diary else head

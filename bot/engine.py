@@ -34,11 +34,6 @@ from plugins.manager import PluginManager
 log = logging.getLogger(__name__)
 SHUTDOWN_DREAM_WAIT = 60.0  # seconds shutdown waits for queued dreams before interrupting
 
-OFFLINE_REPLY = (
-    "No model is configured (set open_ai_api_key or open_ai_api_base in config.json), "
-    "so I cannot answer; I recorded your message."
-)
-
 
 class Bot:
     """Implements ``BotHandler``; built by :func:`bot.builder.build_bot`."""
@@ -95,7 +90,8 @@ class Bot:
         # Platforms stamp messages in UTC; notes and times follow the configured zone.
         now = (message.time or self.clock()).astimezone(self.config.zone)
         root = self.services.scopes.root_for(message.scope)
-        ctx = ChatContext(message, root, is_admin(message, self.config.admin_users), now)
+        lang = self.services.languages.for_message(message, root, now)
+        ctx = ChatContext(message, root, is_admin(message, self.config.admin_users), now, lang)
         self.plugins.emit(MessageReceived(ctx))
         if ctx.reply is not None:
             return self._deliver(ctx, ctx.reply)
@@ -110,7 +106,7 @@ class Bot:
             reply = self._answer(ctx, session)
             session.append(ChatTurn.make("assistant", reply, self.clock()))
             if not session.save():
-                reply += f"\n(This conversation's memory could not be saved: {session.save_error}.)"
+                reply += "\n" + ctx.lang.t("reply.not_saved", error=session.save_error)
         return self._deliver(ctx, reply)
 
     def _deliver(self, ctx: ChatContext, reply: str) -> list[str]:
@@ -126,18 +122,18 @@ class Bot:
         if ctx.reply is not None:
             return ctx.reply
         if self.agent is None:
-            return OFFLINE_REPLY
+            return ctx.lang.t("reply.offline")
         for attempt in (1, 2):
             try:
                 return self.agent.answer(self._messages(event, session), event.tools)
             except ContextOverflow:
                 if attempt == 2:
-                    return "Sorry, this conversation no longer fits the model, even trimmed."
+                    return ctx.lang.t("reply.too_long")
                 log.warning("context overflow in %s; saving and trimming", ctx.scope.key)
                 self.conversations.overflow(session, ctx.scope, ctx.root, ctx.now)
             except ModelError as exc:
                 log.warning("model unavailable: %s", exc, exc_info=exc.__cause__)
-                return f"Sorry, I cannot answer right now: {exc}."
+                return ctx.lang.t("reply.model_error", error=exc)
         return ""
 
     def _messages(self, event: ContextHandled, session: Session) -> list[dict[str, Any]]:

@@ -44,6 +44,7 @@ class IncomingMessage:
     sender_is_chat_admin: bool = False  # group owner/admin, where the platform tells
     time: datetime | None = None
     message_id: str | None = None
+    language: str | None = None  # chosen by the sender for the bot's words (the console)
 
 
 WEB_SCOPE = Scope("web", "owner", False, "web console")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot.chat_language import ChatLanguages
 from bot.config import BotConfig
 from bot.messages import Scope
 from bot.scopes import ScopeDirectory
@@ -30,3 +31,4 @@ class BotServices:
     model: ChatModel | None
     clock: Callable[[], datetime]
     send: Callable[[Scope, str], None]  # the one way to message a chat unprompted
+    languages: ChatLanguages  # the language each chat is answered in

@@ -6,14 +6,13 @@ import logging
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from bot.chat_language import ChatLanguages
 from bot.messages import IncomingMessage, Scope
 
 if TYPE_CHECKING:
     from bot.console import ChatEntry, ConsoleTurn, ConsoleView
 
 log = logging.getLogger(__name__)
-
-FAILURE_REPLY = "Sorry, something went wrong while handling that; the error has been logged."
 
 
 class BotHandler(Protocol):
@@ -41,14 +40,18 @@ class ConsoleBot(BotHandler, Protocol):
         ...
 
 
-def handle_safely(bot: BotHandler, message: IncomingMessage) -> list[str]:
+def handle_safely(bot: BotHandler, message: IncomingMessage, languages: ChatLanguages) -> list[str]:
     """``bot.handle`` for a platform channel: a failure is logged with its traceback and
-    the chat gets one apologetic line, never silence or a crash of the channel."""
+    the chat gets one apologetic line (in the configured language, else the message's),
+    never silence or a crash of the channel."""
     try:
         return bot.handle(message)
     except Exception:
         log.exception("the bot failed on a message in %s", message.scope.key)
-        return [FAILURE_REPLY] if message.addressed else []
+        if not message.addressed:
+            return []
+        code = languages.fixed() or languages.detect(message.text)
+        return [languages.languages.translator(code).t("failure")]
 
 
 class Channel(ABC):

@@ -31,8 +31,8 @@ def channel_class(channel_type: str) -> Callable[..., Channel]:
 
 
 def create_channel(config: BotConfig, **extra: Any) -> Channel:
-    """The configured channel. Terminal takes no config; the others take ``config``."""
+    """The configured channel. Terminal takes only the language; the others ``config``."""
     cls = channel_class(config.channel_type)
     if config.channel_type == "terminal":
-        return cls(**extra)
+        return cls(language=config.language, **extra)
     return cls(config, **extra)

@@ -23,6 +23,7 @@ from telegram import Update
 from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
 
+from bot.chat_language import ChatLanguages
 from bot.config import BotConfig
 from bot.errors import ConfigError
 from bot.messages import IncomingMessage, Scope
@@ -72,6 +73,7 @@ class TelegramChannel(Channel):
         self._stop_requested = threading.Event()
         self._me: BotIdentity | None = None
         self._admins: ChatAdminCache | None = None
+        self._languages = ChatLanguages(config.language)  # for the apology on a failure
 
     # --- Channel -------------------------------------------------------------------------
 
@@ -192,7 +194,7 @@ class TelegramChannel(Channel):
             if incoming is None:
                 return
             incoming = await self._with_admin_status(incoming)
-            replies = await asyncio.to_thread(handle_safely, bot, incoming)
+            replies = await asyncio.to_thread(handle_safely, bot, incoming, self._languages)
             reply_to = message.message_id if incoming.scope.is_group else None
             for reply in replies:
                 await self._deliver_logged(

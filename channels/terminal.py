@@ -8,16 +8,18 @@ finishes pending work (dreams report here) before it exits, so it works in scrip
 from __future__ import annotations
 
 import io
+import os
 import sys
 import threading
+from collections.abc import Mapping
 from typing import TextIO
 
+from bot.i18n import FALLBACK, Languages
 from bot.messages import IncomingMessage, Scope
 from channels.base import BotHandler, Channel
 from memory.textfile import clean_text
 
 OWNER_SCOPE = Scope("terminal", "owner", False, "terminal")
-GREETING = "CowDream is listening. Type a message, /help for commands; Ctrl-D (end of input) quits."
 
 
 class TerminalChannel(Channel):
@@ -29,6 +31,8 @@ class TerminalChannel(Channel):
         stdout: TextIO | None = None,
         prompt: bool = False,
         greeting: bool | None = None,
+        language: str = "auto",
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
@@ -38,12 +42,13 @@ class TerminalChannel(Channel):
         self.prompt = prompt
         # A person at a terminal is greeted; a script piping lines in gets replies only.
         self.greeting = _is_tty(self.stdin) if greeting is None else greeting
+        self.language = greeting_language(language, os.environ if environ is None else environ)
         self._lock = threading.Lock()
         self._stop = threading.Event()
 
     def run(self, bot: BotHandler) -> None:
         if self.greeting:
-            self._write(GREETING)
+            self._write(Languages().translator(self.language).t("terminal.greeting"))
         while not self._stop.is_set():
             if self.prompt:
                 self._write("> ", newline=False)
@@ -69,6 +74,18 @@ class TerminalChannel(Channel):
 
     def stop(self) -> None:
         self._stop.set()
+
+
+def greeting_language(setting: str, environ: Mapping[str, str]) -> str:
+    """The configured language, or with ``auto`` the terminal's own (``LANG=zh_CN.UTF-8``)."""
+    if setting != "auto":
+        return setting
+    languages = Languages()
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        code = languages.supported(environ.get(name))
+        if code:
+            return code
+    return FALLBACK
 
 
 def _is_tty(stream: TextIO) -> bool:

@@ -21,6 +21,7 @@ from typing import Any
 from itchat.content import TEXT
 from itchat.core import Core
 
+from bot.chat_language import ChatLanguages
 from bot.config import BotConfig
 from bot.messages import IncomingMessage, Scope
 from channels.base import BotHandler, Channel, handle_safely
@@ -60,6 +61,7 @@ class WeChatChannel(Channel):
         self._stop = threading.Event()
         self._send_lock = threading.Lock()
         self._registered = False
+        self._languages = ChatLanguages(config.language)  # for the apology on a failure
 
     # --- Channel -------------------------------------------------------------------------
 
@@ -122,7 +124,7 @@ class WeChatChannel(Channel):
             incoming = self.to_incoming(msg)
             if incoming is None:
                 return
-            replies = handle_safely(bot, incoming)
+            replies = handle_safely(bot, incoming, self._languages)
             target = str((msg.get("User") or {}).get("UserName") or "")
             for reply in replies:
                 if not self._send_raw(target, decorate_reply(incoming, reply, self._rules)):

@@ -11,40 +11,41 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import datetime, timedelta
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.dream_worker import DreamJob
+from bot.engine_messages import engine_text
 from bot.errors import StopPropagation
+from bot.i18n import Translator
 from bot.scope_state import dreaming_enabled, set_dreaming
 from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
-from memory.wording import plural, quoted
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, MessageReceived
 from plugins.status_text import dreaming_text, status_text
 
+if TYPE_CHECKING:
+    from memory.forget import ForgetPlan
+
 log = logging.getLogger(__name__)
 
-MEMORY_USAGE = (
-    "Usage: /memory dream [N] | /memory status | /memory search <query> | "
-    "/memory undo | /memory forget <text>"
+HELP_LINES = (
+    "help.title",
+    "help.status",
+    "help.search",
+    "help.dream",
+    "help.undo",
+    "help.forget",
+    "help.dreaming_status",
+    "help.dreaming_switch",
+    "help.help",
 )
-DREAM_USAGE = f"Usage: /memory dream [N] (N = days of notes, {MIN_DAYS}..{MAX_DAYS})"
-DREAMING_USAGE = "Usage: /dreaming status|on|off|help"
-REFUSED = "Sorry, only this chat's admins can change its memory."
-HELP = "\n".join(
-    [
-        "Commands (those marked * are for this chat's admins):",
-        "/memory status: what this chat's memory holds, and its dreaming",
-        "/memory search <query>: search this chat's memory",
-        f"/memory dream [N]*: dream now over the last N days of notes ({MIN_DAYS}..{MAX_DAYS})",
-        "/memory undo*: put MEMORY.md and the archive back to before the last dream",
-        "/memory forget <text>*: delete every line that mentions <text> (asks to confirm)",
-        "/dreaming status: nightly dreaming on or off, next run, last result",
-        "/dreaming on | off*: turn this chat's nightly dream on or off",
-        "/help: this list",
-    ]
-)
+
+
+def help_text(tr: Translator) -> str:
+    return "\n".join(tr.t(key, min=MIN_DAYS, max=MAX_DAYS) for key in HELP_LINES)
+
+
 CONFIRM_WINDOW = timedelta(minutes=5)
 
 
@@ -68,59 +69,60 @@ class CommandsPlugin(Plugin):
             return
         try:
             if words[0].lower() == "/help":
-                ctx.reply = HELP
+                ctx.reply = help_text(ctx.lang)
             elif words[0].lower() == "/memory":
                 ctx.reply = self.memory(ctx, words[1:])
             else:
                 ctx.reply = self.dreaming(ctx, words[1:])
         except MemoryEngineError as exc:
-            ctx.reply = str(exc)
+            ctx.reply = engine_text(ctx.lang, str(exc))
         raise StopPropagation
 
     # /memory -----------------------------------------------------------------------
 
     def memory(self, ctx: ChatContext, args: list[str]) -> str:
+        tr = ctx.lang
         sub = args[0].lower() if args else ""
         rest = args[1].strip() if len(args) > 1 else ""
         if sub == "status" and not rest:
             return status_text(self.services, ctx)
         if sub == "search":
-            return self.search(ctx, rest) if rest else "Usage: /memory search <query>"
+            return self.search(ctx, rest) if rest else tr.t("commands.usage_search")
         if sub not in {"dream", "undo", "forget"} or (sub == "undo" and rest):
-            return MEMORY_USAGE
+            return tr.t("commands.usage")
         if not ctx.is_admin:
-            return REFUSED
+            return tr.t("commands.refused")
         if sub == "dream":
             return self.dream(ctx, rest)
         if sub == "undo":
             from memory.history import undo
 
-            message = undo(ctx.root, now=ctx.now)
+            message = engine_text(tr, undo(ctx.root, now=ctx.now))
             return message[:1].upper() + message[1:]
         return self.forget(ctx, rest)
 
     def dream(self, ctx: ChatContext, arg: str) -> str:
+        tr = ctx.lang
         config = self.services.config
         days = config.dream_days
         if arg:
             if not arg.isdigit() or not MIN_DAYS <= int(arg) <= MAX_DAYS:
-                return DREAM_USAGE
+                return tr.t("commands.usage_dream", min=MIN_DAYS, max=MAX_DAYS)
             days = int(arg)
         # Today's conversation so far belongs in the dream: put it in the note first.
         self.services.conversations.flush(ctx.scope, ctx.now)
         job = DreamJob.configured(config, ctx.scope, ctx.root, days=days)
         if not self.services.dreams.submit(job):
-            return "A dream is already running for this chat; I will report when it is done."
-        return (
-            f"Dream started over the last {plural(days, 'day')} of notes; I will report when done."
-        )
+            return tr.t("dream.busy")
+        return tr.t("dream.started", days=tr.t("count.day", n=days))
 
     def search(self, ctx: ChatContext, query: str) -> str:
         limit = int(self.config["search_results"])
         hits = self.services.search.search(ctx.root, query, limit=limit)
+        tr = ctx.lang
         if not hits:
-            return f"No memory matches {quoted(query)}."
-        lines = [f"Memory hits for {quoted(query)}:"]
+            return tr.t("search.none", query=tr.quote(query))
+        lines = [tr.t("search.head", query=tr.quote(query))]
         for n, hit in enumerate(hits, 1):
             where = f"{hit.path}#L{hit.start_line}"
             if hit.end_line != hit.start_line:
@@ -132,61 +134,68 @@ class CommandsPlugin(Plugin):
     def forget(self, ctx: ChatContext, text: str) -> str:
         from memory.forget import apply_forget, plan_forget
 
+        tr = ctx.lang
         key = (ctx.scope.key, ctx.message.sender_id)
         with self._lock:
             pending = self._forget.pop(key, None)
         if text.lower() in {"confirm", "cancel"}:
             if pending is None or ctx.now - pending[1] > CONFIRM_WINDOW:
-                return "Nothing to confirm. Usage: /memory forget <text>"
+                return tr.t("forget.nothing_pending")
             if text.lower() == "cancel":
-                return "Forget cancelled; nothing was deleted."
+                return tr.t("forget.cancelled")
             removed = apply_forget(ctx.root, pending[0])
             turns = self.services.conversations.forget(ctx.scope, pending[0].text, apply=True)
-            said = f" and {plural(turns, 'message')} from the conversation" if turns else ""
-            return (
-                f"Forgotten: {plural(removed, 'line')} deleted, including from the undo "
-                f"history{said}."
-            )
+            messages = tr.t("count.message", n=turns)
+            said = tr.t("forget.done_said", messages=messages) if turns else ""
+            return tr.t("forget.done", lines=tr.t("count.line", n=removed), said=said)
         if not text:
-            return "Usage: /memory forget <text>"
+            return tr.t("commands.usage_forget")
         plan = plan_forget(ctx.root, text)
         turns = self.services.conversations.forget(ctx.scope, text, apply=False)
         if not plan.matches and not turns:
-            return f"Nothing in this chat's memory matches {quoted(text)}."
+            return tr.t("forget.no_match", text=tr.quote(text))
         with self._lock:
             self._forget[key] = (plan, ctx.now)
         shown = "\n".join(
             f"- {path}:{line}: {body.strip()}" for path, line, body in plan.matches[:10]
         )
-        more = f"\n(and {len(plan.matches) - 10} more)" if len(plan.matches) > 10 else ""
-        said = (
-            f"\n{plural(turns, 'message')} of the current conversation "
-            f"{'mentions' if turns == 1 else 'mention'} it too."
-            if turns
-            else ""
-        )
-        return (
-            f"{plan.summary()}\n{shown}{more}{said}\n"
-            "Send /memory forget confirm within 5 minutes to delete them "
-            "(/memory forget cancel to keep them)."
-        )
+        more = len(plan.matches) - 10
+        more_line = "\n" + tr.t("forget.more", n=more) if more > 0 else ""
+        messages = tr.t("count.message", n=turns)
+        said = "\n" + tr.t("forget.said", n=turns, messages=messages) if turns else ""
+        return f"{forget_summary(tr, plan)}\n{shown}{more_line}{said}\n{tr.t('forget.confirm')}"
 
     # /dreaming ---------------------------------------------------------------------
 
     def dreaming(self, ctx: ChatContext, args: list[str]) -> str:
         sub = " ".join(args).strip().lower() or "status"
+        tr = ctx.lang
         if sub == "help":
-            return HELP
+            return help_text(tr)
         if sub == "status":
-            return dreaming_text(self.services, ctx.root)
+            return dreaming_text(self.services, ctx.root, tr)
         if sub not in {"on", "off"}:
-            return DREAMING_USAGE
+            return tr.t("commands.usage_dreaming")
         if not ctx.is_admin:
-            return REFUSED
+            return tr.t("commands.refused")
         set_dreaming(ctx.root, sub == "on")
         state = "on" if dreaming_enabled(ctx.root, True) else "off"
         log.info("dreaming %s for %s", state, ctx.scope.key)
-        return f"Nightly dreaming is now {state} for this chat."
+        return tr.t("dreaming.now", state=tr.t(f"state.{state}"))
+
+
+def forget_summary(tr: Translator, plan: ForgetPlan) -> str:
+    """How many lines in how many files mention the text."""
+    if not plan.matches:
+        return tr.t("forget.summary_none", text=tr.quote(plan.text))
+    lines, files = len(plan.matches), len(plan.files)
+    return tr.t(
+        "forget.summary",
+        n=lines,
+        lines=tr.t("count.line", n=lines),
+        files=tr.t("count.file", n=files),
+        text=tr.quote(plan.text),
+    )
 
 
 PLUGIN = CommandsPlugin

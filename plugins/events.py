@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from bot.i18n import Translator
 from bot.messages import IncomingMessage, Scope
 from bot.session import ChatTurn
 from memory.paths import MemoryRoot
@@ -31,6 +32,7 @@ class ChatContext:
     root: MemoryRoot
     is_admin: bool
     now: datetime
+    lang: Translator  # the chat's language: every reply of the bot's own goes through it
     reply: str | None = None  # set by a plugin that answers the message itself
 
     @property

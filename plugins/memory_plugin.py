@@ -22,11 +22,9 @@ from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.transcript import Turn
 from plugins.archive_hints import match_archive
 from plugins.base import Plugin, on
-from plugins.events import ContextHandled, ContextTrimmed, Tool
+from plugins.events import ChatContext, ContextHandled, ContextTrimmed, Tool
 
 log = logging.getLogger(__name__)
-
-OFFLINE = "No model is configured, so I cannot answer; I recorded your message."
 
 
 class MemoryPlugin(Plugin):
@@ -55,25 +53,27 @@ class MemoryPlugin(Plugin):
                 f"(hidden from the user; use only if relevant):\n{lines}"
             )
         if self.services.model is None:
-            ctx.reply = self._offline_reply(ctx.root, ctx.message.text)
+            ctx.reply = self._offline_reply(ctx)
             return
         if self.config["tools"]:
             event.tools.extend(self._tools(ctx.root))
 
-    def _offline_reply(self, root: MemoryRoot, text: str) -> str:
+    def _offline_reply(self, ctx: ChatContext) -> str:
+        tr = ctx.lang
+        offline = tr.t("offline.head")
         try:
             hits = self.services.search.search(
-                root,
-                text,
+                ctx.root,
+                ctx.message.text,
                 limit=int(self.config["offline_hits"]),
                 min_score=float(self.config["min_score"]),
             )
         except Exception as exc:
             log.exception("memory search failed")
-            return f"{OFFLINE}\n(memory search failed: {exc})"
+            return f"{offline}\n{tr.t('offline.search_failed', error=exc)}"
         if not hits:
-            return f"{OFFLINE}\nNo memory matches this message."
-        lines = [f"{OFFLINE}\nMemory hits for your message:"]
+            return f"{offline}\n{tr.t('offline.no_hits')}"
+        lines = [f"{offline}\n{tr.t('offline.hits')}"]
         for hit in hits:
             where = f"{hit.path}#L{hit.start_line}"
             snippet = " ".join(str(hit.snippet).split())[:200]

@@ -7,10 +7,11 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.engine_messages import engine_text
+from bot.i18n import Translator
 from bot.scope_state import DreamResult, dreaming_enabled, read_state
 from bot.services import BotServices
 from memory.paths import MemoryRoot
-from memory.wording import plural
 from plugins.events import ChatContext
 
 log = logging.getLogger(__name__)
@@ -84,87 +85,115 @@ def memory_counts(root: MemoryRoot) -> dict[str, Any]:
     return dict(collect_status(root))
 
 
-def _result(last: DreamResult) -> str:
-    line = f"{last.status} at {last.at}"
+def _result(last: DreamResult, tr: Translator) -> str:
+    status = (
+        tr.t(f"result.status.{last.status}")
+        if tr.has(f"result.status.{last.status}")
+        else last.status
+    )
+    when = tr.datetime(last.at)
     if last.reason:
-        line += f" ({last.reason})"
-    elif last.status == "done":
-        line += f": {plural(last.items, 'item')}, +{last.added}"
-    return line
+        return tr.t("result.reason", status=status, when=when, reason=engine_text(tr, last.reason))
+    if last.status == "done":
+        items = tr.t("count.item", n=last.items)
+        return tr.t("result.done", status=status, when=when, items=items, added=last.added)
+    return tr.t("result.plain", status=status, when=when)
 
 
-def dreaming_text(services: BotServices, root: MemoryRoot) -> str:
+def dreaming_text(services: BotServices, root: MemoryRoot, tr: Translator) -> str:
     info = dreaming_info(services, root)
-    lines = [f"Nightly dreaming: {'on' if info.enabled else 'off'}"]
+    lines = [tr.t("dreaming.state", state=tr.t("state.on" if info.enabled else "state.off"))]
     if info.next_run:
-        lines.append(f"Next run: {info.next_run.isoformat(timespec='minutes')} ({info.timezone})")
+        lines.append(tr.t("dreaming.next", when=tr.datetime(info.next_run), zone=info.timezone))
     if info.running:
-        lines.append("A dream is running now.")
-    last = _result(info.last_dream) if info.last_dream else "never"
+        lines.append(tr.t("dreaming.running"))
+    last = _result(info.last_dream, tr) if info.last_dream else tr.t("dreaming.never")
     if info.undone_at:
-        last += f" (undone at {info.undone_at})"
-    lines.append(f"Last dream: {last}")
+        last += tr.t("dreaming.undone", when=tr.datetime(info.undone_at))
+    lines.append(tr.t("dreaming.last", result=last))
     if info.last_skip:
-        lines.append(f"Since then: skipped at {info.last_skip.at} ({info.last_skip.reason})")
-    lines += phase_lines(info)
+        skip = info.last_skip
+        reason = engine_text(tr, skip.reason)
+        lines.append(tr.t("dreaming.since", when=tr.datetime(skip.at), reason=reason))
+    lines += phase_lines(info, tr)
     return "\n".join(lines)
 
 
 PHASE_COUNTS = (
-    ("light", "Light", ("candidates", "staged")),
-    ("rem", "REM", ("themes", "truths")),
-    ("deep", "Deep", ("ranked", "promoted")),
+    ("light", ("candidates", "staged")),
+    ("rem", ("themes", "truths")),
+    ("deep", ("ranked", "promoted")),
 )
 
 
-def phase_lines(info: DreamingInfo) -> list[str]:
+def phase_lines(info: DreamingInfo, tr: Translator) -> list[str]:
     """Each phase's last result, then the short-term store's counts."""
     lines = []
-    for key, name, counts in PHASE_COUNTS:
+    for key, counts in PHASE_COUNTS:
+        name = tr.t(f"phase.{key}")
         last = info.phases.get(key)
         if last:
-            shown = ", ".join(f"{last.get(c, 0)} {c}" for c in counts)
-            lines.append(f"{name}: {shown} (at {last.get('time', '?')})")
+            shown = tr.join([tr.t(f"phase.count.{c}", n=int(last.get(c, 0))) for c in counts])
+            when = tr.datetime(str(last.get("time", "?")))
+            lines.append(tr.t("phase.line", name=name, counts=shown, when=when))
         else:
-            lines.append(f"{name}: not run yet")
+            lines.append(tr.t("phase.not_run", name=name))
     short = info.short_term
-    backfill = f" ({short['backfill']} from backfill)" if short.get("backfill") else ""
+    backfill = tr.t("phase.backfill", n=short["backfill"]) if short.get("backfill") else ""
     lines.append(
-        f"Staged candidates: {short.get('staged', 0)}{backfill}; signals: "
-        f"{info.signals.get('light', 0)} light, {info.signals.get('rem', 0)} REM; "
-        f"promoted today: {info.promoted_today}"
+        tr.t(
+            "phase.staged",
+            staged=short.get("staged", 0),
+            backfill=backfill,
+            light=info.signals.get("light", 0),
+            rem=info.signals.get("rem", 0),
+            promoted=info.promoted_today,
+        )
     )
     return lines
 
 
 def status_text(services: BotServices, ctx: ChatContext) -> str:
+    tr = ctx.lang
     scopes = services.scopes
     entry = scopes.entry(ctx.scope.key)
     folder = entry.folder if entry else scopes.folder_for(ctx.scope)
     title = (entry.title if entry else "") or ctx.scope.title
     shown = str(ctx.root.path) if folder == "." else folder  # "." is the workspace itself
-    lines = [f"Memory of {ctx.scope.key}" + (f" ({title})" if title else "") + f": {shown}"]
+    lines = [tr.t("status.memory_of", key=ctx.scope.key, title=_title(tr, title), folder=shown)]
     try:
         counts = memory_counts(ctx.root)
         notes = counts.get("notes") or {}
+        latest = tr.t("status.latest", date=tr.date(max(notes))) if notes else ""
         lines.append(
-            f"MEMORY.md: {plural(counts.get('items', 0), 'item')}; archive: "
-            f"{plural(counts.get('archive_items', 0), 'item')}; daily notes: {len(notes)}"
-            + (f" (latest {max(notes)})" if notes else "")
+            tr.t(
+                "status.counts",
+                items=tr.t("count.item", n=counts.get("items", 0)),
+                archive=tr.t("count.item", n=counts.get("archive_items", 0)),
+                notes=len(notes),
+                latest=latest,
+            )
         )
         recovery = counts.get("last_recovery")
         if recovery:  # a crashed dream, forget or append was finished or undone
-            lines.append(f"Recovered at {recovery['time']}: {'; '.join(recovery['actions'])}")
+            actions = "; ".join(engine_text(tr, a) for a in recovery["actions"])
+            lines.append(
+                tr.t("status.recovered", when=tr.datetime(recovery["time"]), actions=actions)
+            )
     except Exception as exc:
         log.exception("memory status failed")
-        lines.append(f"Memory status unavailable: {exc}")
-    lines.append(dreaming_text(services, ctx.root))
+        lines.append(tr.t("status.unavailable", error=exc))
+    lines.append(dreaming_text(services, ctx.root, tr))
     if scopes.is_owner(ctx.scope):
         others = [e for e in scopes.entries() if e.folder != "."]
         if others:
-            lines.append(f"Other chats ({len(others)}):")
+            lines.append(tr.t("status.others", n=len(others)))
             lines.extend(
-                f"- {e.key}" + (f" ({e.title})" if e.title else "") + f": {e.folder}"
+                tr.t("status.other", key=e.key, title=_title(tr, e.title), folder=e.folder)
                 for e in others
             )
     return "\n".join(lines)
+
+
+def _title(tr: Translator, title: str) -> str:
+    return tr.t("status.title", title=title) if title else ""

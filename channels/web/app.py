@@ -22,7 +22,10 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, field_validator
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from bot.chat_language import ChatLanguages
 from bot.console import ChatEntry, ConsoleTurn, ConsoleView
+from bot.engine_messages import engine_text
+from bot.i18n import FALLBACK, Translator
 from bot.messages import WEB_SCOPE, IncomingMessage
 from channels.web.throttle import LoginThrottle
 from memory.dream.model import MAX_DAYS, MIN_DAYS
@@ -35,6 +38,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 class ChatIn(BaseModel):
     text: str = Field(min_length=1, max_length=20000)
+    language: str | None = Field(default=None, max_length=35)  # the console's chosen language
 
     @field_validator("text", mode="before")
     @classmethod
@@ -44,6 +48,7 @@ class ChatIn(BaseModel):
 
 class DreamIn(BaseModel):
     days: int | None = None  # checked by the /memory dream command itself (1..30)
+    language: str | None = Field(default=None, max_length=35)
 
 
 class Outbox:
@@ -70,12 +75,19 @@ def create_app(
     outbox: Outbox,
     password: str | None,
     throttle: LoginThrottle | None = None,
+    languages: ChatLanguages | None = None,
 ) -> FastAPI:
     """The console. ``views(None)`` shows the owner's memory, ``views(key)`` another chat's
-    (read only: chatting and running a dream stay the owner's)."""
+    (read only: chatting and running a dream stay the owner's). Errors are worded in the
+    language the request asks for (``Accept-Language``; the console sends its own)."""
     basic = HTTPBasic(auto_error=False)
 
     brake = throttle or LoginThrottle()
+    speech = languages or ChatLanguages("auto")
+
+    def words(request: Request) -> Translator:
+        asked = speech.languages.from_header(request.headers.get("accept-language"))
+        return speech.languages.translator(speech.fixed() or asked)
 
     def auth(
         request: Request,
@@ -83,17 +95,17 @@ def create_app(
     ) -> None:
         if password is None:
             return
+        tr = words(request)
+        challenge = {"WWW-Authenticate": "Basic"}
         if credentials is None:  # the browser has not asked for the password yet
-            raise HTTPException(401, "password required", {"WWW-Authenticate": "Basic"})
+            raise HTTPException(401, tr.t("web.password_required"), challenge)
         client = request.client.host if request.client else "?"
         wait = math.ceil(brake.wait_for(client))
         if wait > 0:
-            raise HTTPException(
-                429, f"too many wrong passwords: try again in {wait} s", {"Retry-After": str(wait)}
-            )
+            raise HTTPException(429, tr.t("web.too_many", seconds=wait), {"Retry-After": str(wait)})
         if not secrets.compare_digest(credentials.password.encode(), password.encode()):
             brake.failed(client)
-            raise HTTPException(401, "password required", {"WWW-Authenticate": "Basic"})
+            raise HTTPException(401, tr.t("web.password_required"), challenge)
         brake.succeeded(client)
 
     app = FastAPI(title="CowDream console", docs_url=None, redoc_url=None, openapi_url=None)
@@ -106,7 +118,7 @@ def create_app(
     def safely(fn: Callable[[], Any]) -> Any:
         try:
             return fn()
-        except MemoryEngineError as exc:
+        except MemoryEngineError as exc:  # worded in the asker's language by bad_input
             raise HTTPException(400, str(exc)) from None
 
     @app.get("/", dependencies=guarded)
@@ -115,8 +127,27 @@ def create_app(
 
     @app.post("/api/chat", dependencies=guarded)
     def chat(body: ChatIn) -> dict[str, Any]:
-        message = IncomingMessage(WEB_SCOPE, "owner", "owner", body.text.strip())
+        text = body.text.strip()
+        message = IncomingMessage(WEB_SCOPE, "owner", "owner", text, language=body.language)
         return {"replies": handle(message)}
+
+    @app.get("/api/i18n", dependencies=guarded)
+    def i18n(request: Request, lang: str | None = None) -> dict[str, Any]:
+        """The console's words: the languages there are, the one to start in (the
+        configured one, else the owner's chat's, else the browser's) and a catalogue."""
+        tongues = speech.languages
+        start = (
+            speech.fixed()
+            or speech.remembered(views(None).root)
+            or tongues.from_header(request.headers.get("accept-language"))
+            or FALLBACK
+        )
+        code = tongues.supported(lang) or start
+        return {
+            "languages": [{"code": c.code, "name": c.name} for c in tongues.catalogues.values()],
+            "default": start,
+            "catalogue": tongues.catalogues[code].to_dict(),
+        }
 
     @app.get("/api/messages", dependencies=guarded)
     def messages(after: int = 0) -> dict[str, Any]:
@@ -164,11 +195,12 @@ def create_app(
         return dict(safely(lambda: views(None).remove_backfill_staged()))
 
     @app.post("/api/dream", dependencies=guarded)
-    def dream(body: DreamIn) -> dict[str, Any]:
+    def dream(body: DreamIn, request: Request) -> dict[str, Any]:
         if body.days is not None and not MIN_DAYS <= body.days <= MAX_DAYS:
-            raise HTTPException(400, f"days must be {MIN_DAYS}..{MAX_DAYS}")
+            raise HTTPException(400, words(request).t("web.days_range", min=MIN_DAYS, max=MAX_DAYS))
         text = "/memory dream" + (f" {body.days}" if body.days is not None else "")
-        return {"replies": handle(IncomingMessage(WEB_SCOPE, "owner", "owner", text))}
+        message = IncomingMessage(WEB_SCOPE, "owner", "owner", text, language=body.language)
+        return {"replies": handle(message)}
 
     @app.get("/api/history", dependencies=guarded)
     def conversation() -> dict[str, Any]:
@@ -182,6 +214,13 @@ def create_app(
     @app.exception_handler(ValueError)
     def bad_value(request: Request, exc: ValueError) -> Any:
         raise HTTPException(400, str(exc))
+
+    @app.exception_handler(HTTPException)
+    def bad_input(request: Request, exc: HTTPException) -> JSONResponse:
+        detail = exc.detail
+        if exc.status_code == 400 and isinstance(detail, str):
+            detail = engine_text(words(request), detail)  # the engine's words, translated
+        return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -9,6 +9,7 @@ import threading
 
 import uvicorn
 
+from bot.chat_language import ChatLanguages
 from bot.config import BotConfig
 from bot.errors import ConfigError
 from bot.messages import Scope
@@ -46,6 +47,7 @@ class WebChannel(Channel):
                 f"web_host {self.host!r} is reachable from other machines: set web_password"
             )
         self.outbox = Outbox()
+        self.languages = ChatLanguages(config.language)
         self.server: uvicorn.Server | None = None
         self.started = threading.Event()
 
@@ -60,6 +62,7 @@ class WebChannel(Channel):
             self.outbox,
             self.password,
             self.throttle,
+            self.languages,
         )
         config = uvicorn.Config(
             app,

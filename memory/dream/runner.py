@@ -124,9 +124,14 @@ def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:
             with interruptible(ctx.check):
                 for phase in phases():
                     ctx.check()
-                    started = time.perf_counter()
+                    started, cpu = time.perf_counter(), time.process_time()
                     phase.run(ctx)
-                    log.debug("phase %s: %.3f s", phase.name, time.perf_counter() - started)
+                    log.debug(
+                        "phase %s: %.3f s (CPU %.3f s)",
+                        phase.name,
+                        time.perf_counter() - started,
+                        time.process_time() - cpu,
+                    )
             assert ctx.state.deep is not None, "the deep phase did not run"
             proposal = ctx.state.deep.proposal
             check_accounting(inputs, proposal)

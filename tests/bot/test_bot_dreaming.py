@@ -22,7 +22,7 @@ ONCE = "用户去年在杭州学过一次陶艺"
 def test_looked_up_three_days_three_queries_then_promoted(
     make_bot: BotFactory, llm: FakeOpenAI, clock: FakeClock
 ) -> None:
-    bot, channel = make_bot(llm)
+    bot, channel = make_bot(llm, language="en")  # the owner writes Chinese; replies in English
     root = bot.services.scopes.root_for(owner("x").scope)
     root.notes_dir.mkdir(parents=True, exist_ok=True)
     (root.notes_dir / "2026-11-10.md").write_text(
@@ -60,14 +60,14 @@ def test_looked_up_three_days_three_queries_then_promoted(
     assert once.status == "staged"
 
     (status,) = bot.handle(owner("/dreaming status"))
-    assert "Nightly dreaming: on" in status and "Next run: 2026-11-29T23:5" in status
+    assert "Nightly dreaming: on" in status and "Next run: 29 Nov, 23:5" in status
     assert "Light: " in status and "candidates" in status and "REM: " in status
     assert "Deep: " in status and "1 promoted" in status
     assert "promoted today: 1" in status and "Staged candidates: " in status
 
 
 def test_shutdown_interrupts_a_long_dream_which_writes_nothing(make_bot: BotFactory) -> None:
-    bot, channel = make_bot()
+    bot, channel = make_bot(language="en")
     root = bot.services.scopes.root_for(owner("x").scope)
     root.notes_dir.mkdir(parents=True, exist_ok=True)
     for day in (27, 28, 29):

@@ -188,16 +188,22 @@ def test_archive_hints_match_trigger_words() -> None:
 def test_the_terminal_greets_a_person_not_a_script(tmp_path: Path) -> None:
     import io
 
-    from channels.terminal import GREETING, TerminalChannel
+    from channels.terminal import TerminalChannel
 
     class Echo:
         def handle(self, message: object) -> list[str]:
             return ["ok"]
 
     out = io.StringIO()
-    TerminalChannel(io.StringIO("hi\n"), out, greeting=True).run(Echo())
-    assert out.getvalue().splitlines() == [GREETING, "ok"]
-    assert "quits" in GREETING and "/help" in GREETING
+    english = {"LANG": "en_GB.UTF-8"}
+    TerminalChannel(io.StringIO("hi\n"), out, greeting=True, environ=english).run(Echo())
+    greeting, answer = out.getvalue().splitlines()
+    assert answer == "ok" and "quits" in greeting and "/help" in greeting
+    chinese = io.StringIO()
+    TerminalChannel(
+        io.StringIO("hi\n"), chinese, greeting=True, environ={"LANG": "zh_CN.UTF-8"}
+    ).run(Echo())
+    assert chinese.getvalue().startswith("CowDream 正在听。") and "/help" in chinese.getvalue()
     piped = io.StringIO()
     TerminalChannel(io.StringIO("hi\n"), piped).run(Echo())  # not a terminal: no greeting
     assert piped.getvalue().splitlines() == ["ok"]

@@ -75,7 +75,8 @@ def test_private_and_group_chats_end_to_end(
         chat_id=ALICE, user_id=ALICE, first_name="Alice", text="我下周三要去上海出差，住在静安区"
     )
     [reply] = server.wait_for_sent(1)
-    assert reply.chat_id == ALICE and "recorded your message" in reply.text
+    # Alice writes Chinese, so the bot's own words are Chinese
+    assert reply.chat_id == ALICE and "你的消息我已经记下了" in reply.text
 
     # a group: one remark for everyone, then a mention
     group = {"chat_id": GROUP, "chat_type": "supergroup", "chat_title": "Hikers"}

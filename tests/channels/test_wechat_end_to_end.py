@@ -44,7 +44,8 @@ def test_wechat_private_and_group_end_to_end(tmp_path: Path) -> None:
         )
         assert bot.services.dreams.wait_idle(60)
         sent = [(s.to, s.content) for s in web.sent]
-        assert sent[0][0] == "@alice01" and sent[0][1].startswith("[bot] No model is configured")
+        # Alice wrote Chinese: the bot's own words are Chinese; the group speaks English
+        assert sent[0][0] == "@alice01" and sent[0][1].startswith("[bot] 还没有配置模型")
         assert sent[1][0] == "@@hikers01" and sent[1][1].startswith("@Bob\nNo model is configured")
         assert sent[2] == (
             "@@hikers01",

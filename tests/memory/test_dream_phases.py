@@ -271,3 +271,53 @@ def test_backfill_rollbacks_and_promote_apply_are_crash_safe(
     fill(root, None)
     _crash_points(lambda r, fault: rollback(r, fault), root, tmp_path, "rollback")
     _crash_points(lambda r, fault: rollback_short_term(r, fault), root, tmp_path, "rollback-short")
+
+
+def test_light_leaves_out_and_merges_what_the_engine_does(root: MemoryRoot) -> None:
+    """The light phase and the extractive engine share their judgement of the lines."""
+    from memory.dream.registry import choose_engine, phases
+    from memory.dream.runner import open_context
+
+    note(
+        root,
+        at(28),
+        "你好",
+        "好的，谢谢",
+        "用户喜欢美式咖啡",
+        "The user's sister Maria lives in Lisbon",
+    )
+    note(
+        root,
+        at(29),
+        "哈哈",
+        "用户喜欢美式咖啡",
+        "用户还是喜欢美式咖啡",
+        "今天天气真好",
+        "ok thanks!",
+    )
+    ctx = open_context(root, EXTRACTIVE, NOW, choose_engine(EXTRACTIVE, None, None))
+    phases()[0].run(ctx)  # light
+    light = ctx.state.light
+    assert light is not None
+    proposal = ctx.engine.propose(ctx.inputs)
+    assert light.dropped == proposal.dropped == 5
+    # one candidate for the coffee, as the engine makes one item of it, citing the same lines
+    coffee = [c for c in light.candidates if "美式咖啡" in c.text]
+    items = [i for i in proposal.keep if "美式咖啡" in i.text]
+    assert len(coffee) == len(items) == 1 and coffee[0].refs == items[0].sources
+
+
+def test_a_hit_on_two_lines_counts_for_the_line_its_query_names(root: MemoryRoot) -> None:
+    note(root, at(28), "用户的护照放在书房蓝色文件夹里", "用户喜欢美式咖啡")
+    record_hits(
+        root,
+        "护照在哪",
+        [{"path": "memory/2026-11-28.md", "start_line": 4, "end_line": 5, "score": 0.8}],
+        when=at(29, 9),
+        via="tool",
+    )
+    report = run_dream(root, EXTRACTIVE, model=None, now=NOW)
+    assert report.status == "done"
+    store = load_short_term(root)
+    counts = {c.text: c.recall_count for c in store.candidates.values()}
+    assert counts == {"用户的护照放在书房蓝色文件夹里": 2, "用户喜欢美式咖啡": 1}

@@ -42,7 +42,7 @@ def test_binary_garbage_on_stdin(tmp_path: Path, encoding: str) -> None:
     )
     assert done.returncode == 0, done.stderr.decode(errors="replace")
     out = done.stdout.decode("utf-8", errors="replace")
-    assert "Memory of terminal:user:owner" in out
+    assert "terminal:user:owner" in out and "MEMORY.md" in out  # the status answered
     assert "Traceback" not in done.stderr.decode(errors="replace")
     sessions = list((tmp_path / "ws").rglob("sessions/*.json"))
     assert sessions
@@ -101,6 +101,6 @@ def test_a_huge_search_is_not_echoed_whole(make_bot: BotFactory) -> None:
     bot, _ = make_bot()
     query = "找不到的东西 " * 2000  # about 16 KB
     (reply,) = bot.handle(owner(f"/memory search {query}"))
-    assert reply.startswith("No memory matches '找不到的东西") and len(reply) < 200
+    assert reply.startswith("记忆里没有与 “找不到的东西") and len(reply) < 200
     (reply,) = bot.handle(owner(f"/memory forget {query}"))
     assert len(reply) < 200

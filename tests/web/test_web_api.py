@@ -67,6 +67,22 @@ def test_search_and_bad_input(tmp_path: Path) -> None:
         }
         assert client.get("/api/messages").json() == {"messages": []}  # no dream ran
         assert client.get("/api/dreaming").json()["last_dream"] is None
+        # the console's language: errors and the bot's words in the language asked for
+        chinese = {"Accept-Language": "zh-CN,zh;q=0.9"}
+        assert client.post("/api/dream", json={"days": 0}, headers=chinese).json() == {
+            "detail": "天数必须在 1..30 之间"
+        }
+        missing = client.get("/api/notes/1999-01-01", headers=chinese).json()
+        assert missing == {"detail": "1999-01-01 没有每日笔记"}
+        words = client.get("/api/i18n").json()
+        assert words["default"] == "en" and words["catalogue"]["code"] == "en"
+        assert {"code": "zh", "name": "中文"} in words["languages"]
+        zh = client.get("/api/i18n", params={"lang": "zh"}).json()["catalogue"]
+        assert zh["formats"]["datetime"] == "{date} {time}" and "count.item" in zh["messages"]
+        assert client.get("/api/i18n", headers=chinese).json()["default"] == "zh"
+        reply = client.post("/api/chat", json={"text": "/dreaming status", "language": "zh"})
+        assert reply.json()["replies"][0].startswith("夜间做梦：开启")
+        assert client.get("/api/i18n").json()["default"] == "zh"  # the owner's chat's now
 
 
 def test_chat_goes_through_the_bot(tmp_path: Path, llm: FakeOpenAI) -> None:

@@ -86,6 +86,8 @@ async function poll() {
       lastMessage = Math.max(lastMessage, message.id);
       say(message.text, "notice");
       loadDreaming();
+      // a dream report: the Dreams tab, when shown, follows
+      if ($("tab-dreams").classList.contains("active")) loadDreams();
     }
   } catch (error) { /* the next poll retries */ }
 }
