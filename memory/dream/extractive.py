@@ -28,7 +28,7 @@ from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.judge import dates, importance
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.relations import Said, core_words, replaces, same_fact, subject_of
-from memory.dream.judge.wording import reword
+from memory.dream.judge.wording import reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.similarity import features
 from memory.memory_file import MemoryItem, cited_lines
@@ -54,6 +54,7 @@ class Statement:
     judgement: Judgement | None = None
     vector: np.ndarray | None = None
     row: int = -1  # the vector's row in the engine's matrix (-1: none)
+    judged: str = ""  # what the classifier and the embeddings read (the text, dates unresolved)
     subject: str = "user"
     due: date | None = None  # the last day a dated plan names
 
@@ -192,7 +193,7 @@ class ExtractiveEngine:
         for prior in chatter_priors:
             proposal.archive.append((prior, "chatter"))
         if self.cache is not None:
-            self.cache.save(keep=[s.text for s in statements])
+            self.cache.save(keep=[s.judged for s in statements])
         return proposal
 
     # -- steps -----------------------------------------------------------------------
@@ -219,21 +220,26 @@ class ExtractiveEngine:
             if is_noise(line.text):
                 dropped += 1
                 continue
-            text = reword(split(line.text), line.day)
+            spoken = split(line.text)
+            text = reword(spoken, line.day)
             if not text.strip():
                 dropped += 1
                 continue
             st = Statement(text, (SourceRef(line.path, line.line, line.line),), line.day, 0)
+            st.judged = worded(spoken)
             st.order = base + line.line
             st.due = _due(split(line.text).body, line.day, relative_only=False)
             out.append(st)
         for st in out:
             st.subject = subject_of(st.text, names)
+            st.judged = st.judged or st.text
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
 
     def _judge(self, statements: list[Statement], inputs: DreamInputs) -> None:
-        texts = sorted({s.text for s in statements})
+        """Classify (and embed) each distinct wording once: a line repeated on many days,
+        its dates resolved differently each day, is read once."""
+        texts = sorted({s.judged for s in statements})
         vectors = None
         if self.embeddings and inputs.state_dir is not None:
             self.cache = open_cache(inputs.state_dir)
@@ -244,8 +250,8 @@ class ExtractiveEngine:
         self._matrix = vectors
         rows = {text: i for i, text in enumerate(texts)} if vectors is not None else {}
         for st in statements:
-            st.judgement = by_text[st.text]
-            st.row = rows.get(st.text, -1)
+            st.judgement = by_text[st.judged]
+            st.row = rows.get(st.judged, -1)
             st.vector = vectors[st.row] if vectors is not None and st.row >= 0 else None
 
     def _cluster(

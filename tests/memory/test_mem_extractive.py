@@ -206,7 +206,7 @@ def test_deterministic_across_processes_and_hash_seeds(tmp_path: Path) -> None:
     """Set order varies with PYTHONHASHSEED; the dream's result must not."""
     repo = Path(__file__).resolve().parents[2]
     _bench_module().generate(
-        tmp_path / "base", 12, 120, 1, NOW.date()
+        tmp_path / "base", 8, 80, 1, NOW.date()
     )  # mixed zh/en, many near-twins
     children = []
     for seed in ("1", "2"):

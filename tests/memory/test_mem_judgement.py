@@ -59,6 +59,7 @@ def test_greetings_behind_a_prefix_are_noise(line: str) -> None:
         ("I'm moving in two weeks", MON, "I'm moving on 2026-12-07"),
         ("we pushed Lisbon to March", MON, "we pushed Lisbon to March 2027"),
         ("Helen visits next weekend", MON, "Helen visits the weekend of 2026-12-05"),
+        ("I fly out on Thursday night", MON, "I fly out on the night of 2026-11-26"),
     ],
 )
 def test_relative_dates_become_absolute(text: str, anchor: date, resolved: str) -> None:
@@ -72,6 +73,9 @@ def test_relative_dates_become_absolute(text: str, anchor: date, resolved: str) 
         "房租每月 5 号交",
         "I run every Tuesday and Thursday",
         "用户周末经常爬山",
+        "用户周二晚上一般去打羽毛球",
+        "Ben plays squash on Wednesday evenings",
+        "she volunteers on the second Sunday of each month",
     ],
 )
 def test_recurring_days_are_not_dates(text: str) -> None:

@@ -117,7 +117,14 @@ _RECURRING = re.compile(
 _RECURRING_CLAUSE = re.compile(
     r"每|经常|常常|总是|一般|通常|(?i:\bevery\b|\beach\b|\boften\b|\busually\b|\balways\b)"
 )
-_HABIT_AFTER = re.compile(r"\s*(?:经常|常常|常|都|一般|通常|总是)")
+_HABIT_AFTER = re.compile(
+    r"\s*(?:早上|上午|中午|下午|晚上|傍晚|夜里)?\s*(?:经常|常常|常|都|一般|通常|总是)"
+    # "Monday nights", "the first Saturday of each month": a habit, not a day
+    r"|(?i:\s+(?:mornings|afternoons|evenings|nights)\b|\s+of\s+(?:each|every)\s+month\b)"
+)
+# "the first Saturday (of each month)", "every other Friday": an ordinal or "every" names a
+# recurring day
+_ORDINAL_BEFORE = re.compile(r"(?i)\b(?:first|second|third|fourth|last|every|each)\s+$")
 _CLAUSE_END = re.compile(r"[，。；,.;!?！？]")
 
 
@@ -422,6 +429,8 @@ def _recurs(text: str, start: int, end: int, rule: str) -> bool:
         return True
     if rule == "en_weekday" and _ORDINAL_AFTER.match(text[end:]):
         return True  # "Thursday the 24th": the day of the month names it
+    if rule == "en_weekday" and _ORDINAL_BEFORE.search(text[max(0, start - 8) : start]):
+        return True
     if rule not in ("zh_week", "en_weekday", "zh_dom", "en_dom", "zh_bare_week", "en_week"):
         return False
     clause = _CLAUSE_END.split(text[:start])[-1]
