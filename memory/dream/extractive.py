@@ -57,6 +57,7 @@ class Statement:
     judged: str = ""  # what the classifier and the embeddings read (the text, dates unresolved)
     subject: str = "user"
     due: date | None = None  # the last day a dated plan names
+    ahead: bool = False  # it names a day after its own (a plan, not what happened)
 
     @property
     def kind(self) -> str:
@@ -71,7 +72,7 @@ class Statement:
     def said(self) -> Said:
         """What the pair judgements read (made once: subject, kind and date are set by then)."""
         if self._said is None:
-            self._said = Said(self.text, self.subject, self.kind, self.due is not None)
+            self._said = Said(self.text, self.subject, self.kind, self.ahead)
         return self._said
 
 
@@ -204,6 +205,7 @@ class ExtractiveEngine:
             day = day_of(item.sources, inputs.today)
             st = Statement(item.text, item.sources, day, order, item)
             st.due = _due(item.text, day, relative_only=False)
+            st.ahead = _ahead(item.text, day)
             out.append(st)
         names = frozenset(
             s
@@ -228,7 +230,8 @@ class ExtractiveEngine:
             st = Statement(text, (SourceRef(line.path, line.line, line.line),), line.day, 0)
             st.judged = worded(spoken)
             st.order = base + line.line
-            st.due = _due(split(line.text).body, line.day, relative_only=False)
+            st.due = _due(spoken.body, line.day, relative_only=False)
+            st.ahead = _ahead(spoken.body, line.day)
             out.append(st)
         for st in out:
             st.subject = subject_of(st.text, names)
@@ -432,6 +435,11 @@ def _append(
 def _due(text: str, day: date, *, relative_only: bool) -> date | None:
     spans = [s for s in dates.find(text, day) if s.relative or not relative_only]
     return dates.latest(spans, day)
+
+
+def _ahead(text: str, day: date) -> bool:
+    """Whether ``text`` names a day that begins after ``day`` ("下周三", not "这周搬家了")."""
+    return any(span.first > day for span in dates.find(text, day))
 
 
 def _scope_is_chinese(inputs: DreamInputs) -> bool:

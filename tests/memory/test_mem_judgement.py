@@ -160,6 +160,18 @@ def said(text: str, kind: str = "fact", subject: str = "user", future: bool = Fa
             False,
         ),
         (said("用户也喜欢喝绿茶", "preference"), said("用户喜欢拿铁", "preference"), False),
+        # a plan moved to a new day, its words inflected differently ("meet" ~ "meeting")
+        (
+            said("Maya: Meeting moved to Friday 2026-09-25, same time", "plan", "Maya"),
+            said("Maya: Let's meet on Thursday 2026-09-24 at 7pm", "plan", "Maya"),
+            True,
+        ),
+        # ... but not another plan of hers that shares only her name
+        (
+            said("Maya: Meeting moved to Friday 2026-09-25, same time", "plan", "Maya"),
+            said("Maya's birthday is 2026-10-03, party at Maya's", "plan", "Maya"),
+            False,
+        ),
     ],
 )
 def test_same_slot_new_value(newer: Said, older: Said, replaced: bool) -> None:

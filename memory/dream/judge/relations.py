@@ -19,6 +19,7 @@ from functools import lru_cache
 from memory.dream.judge.dates import find
 from memory.dream.similarity import CHANGE, features, near_duplicate, supersedes
 from memory.overlap import containment
+from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk, tokens
 
 _REL = {
@@ -112,9 +113,10 @@ def _undated(text: str) -> str:
 
 @lru_cache(maxsize=50_000)
 def _core(text: str) -> frozenset[str]:
-    """The content words, dates, numbers and the subject's generic name left out."""
+    """The content words, dates, numbers and the subject's generic name left out; English
+    words by their stem ("meeting" ~ "meet", "moved" ~ "move")."""
     return frozenset(
-        w for w in content_words(_undated(text)) if not w[:1].isdigit() and w not in _GENERIC
+        stem(w) for w in content_words(_undated(text)) if not w[:1].isdigit() and w not in _GENERIC
     )
 
 
@@ -171,6 +173,7 @@ _SLOT_WORDS = frozenset(
     "live lives living moved move moving drink drinks eat eats use uses work works now still "
     "again switched changed".split()
 )
+_SLOT_WORDS |= frozenset(stem(w) for w in _SLOT_WORDS)  # as the core words are written
 
 
 @lru_cache(maxsize=50_000)
@@ -202,7 +205,9 @@ def replaces(newer: Said, older: Said) -> bool:
             return True  # the same measured thing, a new number
     new_days, old_days = _days(newer.text), _days(older.text)
     if new_days and old_days and not new_days & old_days and same_language:
-        overlap = containment(new_core, old_core)
+        # what the plan is, beyond whose it is: a name shared by any two of one's plans
+        who = _core(newer.subject) | _core(older.subject)
+        overlap = containment(new_core - who, old_core - who)
         changed = bool(CHANGE.search(newer.text) or _MOVED.search(newer.text))
         if overlap >= 0.75 or (changed and overlap >= 0.3):
             return True  # the same plan, a new date
