@@ -184,6 +184,18 @@ def test_restatements_are_one_fact_and_a_negated_detail_is_no_conflict() -> None
         said("The user likes americano"), said("The user really likes americano coffee")
     )
     assert not same_fact(said("用户喜欢美式咖啡"), said("用户喜欢美式咖啡", subject="张伟"))
+    # one assertion, different asides
+    assert same_fact(
+        said("The user is allergic to penicillin, in case it comes up"),
+        said("The user is allergic to penicillin, found out the hard way"),
+    )
+    assert same_fact(said("用户叫王小明，是一名软件工程师"), said("用户叫王小明，大家都叫他小明"))
+    # a different value in the assertion, or a different number, is another fact
+    assert not same_fact(
+        said("The user is allergic to peanuts, in case it comes up"),
+        said("The user is allergic to penicillin, found out the hard way"),
+    )
+    assert not same_fact(said("豆豆上幼儿园了，身高 105 厘米"), said("豆豆上幼儿园了，身高 110"))
     # across languages only with embeddings: the cosine decides
     zh, en = said("用户对花生过敏", "health"), said("The user is allergic to peanuts", "health")
     assert not same_fact(zh, en)

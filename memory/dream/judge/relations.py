@@ -131,11 +131,33 @@ def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
         return False
     if near_duplicate(a.text, b.text):
         return True
-    if cosine is None or a.kind != b.kind or _numbers(a.text) != _numbers(b.text):
+    if _numbers(a.text) != _numbers(b.text):
+        return False
+    if _same_main_clause(a.text, b.text):
+        return True  # "allergic to penicillin, in case it comes up" / ", found out the hard way"
+    if cosine is None or a.kind != b.kind:
         return False
     if has_cjk(a.text) != has_cjk(b.text):
         return cosine >= CROSS_LANGUAGE_COSINE
     return cosine >= SAME_COSINE and containment(_core(a.text), _core(b.text)) >= 0.5
+
+
+_CLAUSE = re.compile(r"[，,;；。!！?？]")
+
+
+@lru_cache(maxsize=50_000)
+def _main_clause(text: str) -> str:
+    """The first clause: what a statement asserts, before its asides and reasons."""
+    return _CLAUSE.split(text, maxsplit=1)[0].strip()
+
+
+def _same_main_clause(a: str, b: str) -> bool:
+    """Both lead with the same assertion (of two content words or more, one of them having
+    more to say after it): the rest are asides, the fact is one."""
+    main_a, main_b = _main_clause(a), _main_clause(b)
+    if (main_a == a and main_b == b) or len(_core(main_a)) < 2 or len(_core(main_b)) < 2:
+        return False
+    return _core(main_a) == _core(main_b) or near_duplicate(main_a, main_b)
 
 
 @lru_cache(maxsize=50_000)
