@@ -233,9 +233,12 @@ class ExtractiveEngine:
             st.due = _due(spoken.body, line.day, relative_only=False)
             st.ahead = _ahead(spoken.body, line.day)
             out.append(st)
+        # An item written from a note line is judged as that line is (its wording is
+        # already classified and embedded); an item worded otherwise, as it reads.
+        wording = {st.text: st.judged for st in out if st.prior is None}
         for st in out:
             st.subject = subject_of(st.text, names)
-            st.judged = st.judged or st.text
+            st.judged = st.judged or wording.get(st.text, st.text)
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
 
