@@ -21,8 +21,10 @@ from memory.dream.short_term import FILE as SHORT_TERM
 from memory.dream.short_term import ShortTerm, store_path, text_digest, write_store
 from memory.dream.state import append_event, stage_snapshot, state_text
 from memory.memory_file import archive_entry, render_archive, render_memory
+from memory.provenance import strip_comments
 from memory.recall_store import KEEP_DAYS, RecallRead, repair
 from memory.textfile import read_text
+from memory.tokens import estimate_tokens
 from memory.transaction import Fault, Transaction
 
 
@@ -116,7 +118,10 @@ def commit_cycle(
             txn.write(root.relative(path), text)
     txn.write(root.relative(root.state_dir / "state.json"), state_text(state))
     txn.commit(fault)
-    append_event(root, {"event": kind, **summary(report, stamp)})
+    # MEMORY.md's estimated tokens after the dream, for the console's timeline (a report
+    # that carries its own estimate overrides this one).
+    tokens = estimate_tokens(strip_comments(new_memory))
+    append_event(root, {"event": kind, "tokens": tokens, **summary(report, stamp)})
     oldest = min((r.day for r in ctx.recalls.recalls), default=today)
     if ctx.recalls.bad_lines or (today - oldest).days > KEEP_DAYS:
         repair(root, today)
