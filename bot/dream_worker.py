@@ -144,7 +144,10 @@ class DreamWorker:
             seen = changes(job.root)  # notes written after this are not in the dream
             try:
                 report = self.run(job)
-            except Exception as exc:  # reported below, never silently
+            except (MemoryEngineError, OSError) as exc:  # a full disk, a model down: one line
+                log.error("dream for %s failed: %s", job.scope.key, _one_line(exc))
+                report = DreamReport("failed", reason=_one_line(exc))
+            except Exception as exc:  # a defect: the traceback, reported below too
                 log.exception("dream for %s failed", job.scope.key)
                 report = DreamReport("failed", reason=_one_line(exc))
             self._finish(job, report, seen)

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from bot.scope_state import mark_changed
+from memory.errors import MemoryEngineError
 from memory.flush import flush_turns
 from memory.memory_file import prompt_memory, read_archive
 from memory.paths import MemoryRoot
@@ -68,7 +69,10 @@ class MemoryPlugin(Plugin):
                 limit=int(self.config["offline_hits"]),
                 min_score=float(self.config["min_score"]),
             )
-        except Exception as exc:
+        except (MemoryEngineError, OSError) as exc:  # a full disk, a damaged index: one line
+            log.error("memory search failed: %s", exc)
+            return f"{offline}\n{tr.t('offline.search_failed', error=exc)}"
+        except Exception as exc:  # a defect: with its traceback
             log.exception("memory search failed")
             return f"{offline}\n{tr.t('offline.search_failed', error=exc)}"
         if not hits:
