@@ -60,3 +60,18 @@ def test_the_log_is_read_oldest_first_past_torn_lines(tmp_path: Path) -> None:
     assert [p.items for p in read_timeline(root, limit=1)] == [12]
     shown = timeline_dict(root, 2000)
     assert shown["budget"] == 2000 and shown["dreams"][1]["tokens"] == 310
+
+
+def test_the_keys_the_console_builds_from_names_exist_in_every_language() -> None:
+    """``t(`console.phase_${key}`)`` and the like, which the literal scan cannot see."""
+    from bot.i18n import Languages
+
+    built = [f"console.phase_{p}" for p in ("light", "rem", "deep")]
+    built += [f"console.n_{c}" for c in ("candidates", "staged", "themes", "truths")]
+    built += [f"console.n_{c}" for c in ("ranked", "promoted")]
+    built += [f"console.tl_{c}" for c in ("added", "merged", "superseded", "archived")]
+    built += ["console.tl_rejected", "console.src_keyword", "console.src_vector"]
+    built += ["console.src_both", "result.status.done", "result.status.failed"]
+    built += ["result.status.skipped"]
+    for code, catalogue in Languages().catalogues.items():
+        assert [key for key in built if key not in catalogue.messages] == [], code

@@ -91,6 +91,7 @@ def test_console_chat_dream_diary_memory_sources_and_search(
         expect(page.locator("#note-text h3")).to_have_text("Daily Summary (23:55)")
 
         page.click("nav a[data-tab=search]")
+        page.evaluate(SAW_SEARCHING)
         page.fill("#search-input", "jasmine tea")
         page.press("#search-input", "Enter")
         expect(page).to_have_url(re.compile(r"#/search\?q=jasmine\+tea$"))
@@ -101,12 +102,23 @@ def test_console_chat_dream_diary_memory_sources_and_search(
         )
         expect(first.locator(".score")).to_have_text(re.compile(r"^\d\.\d\d$"))
         expect(page.locator("#index-state")).to_contain_text("Index:")
+        assert page.evaluate("window.sawSearching") is True  # a spinner while it searched
         first.locator(".snippet").click()  # a hit opens its source
         expect(page.locator("#source-view")).to_contain_text("jasmine tea")
         page.reload()  # the search is its URL: reloaded, it runs again
         expect(page.locator("#search-input")).to_have_value("jasmine tea")
         expect(page.locator("#search-hits li.hit").first).to_contain_text("jasmine tea")
         page.close()
+
+
+# Notes whether the search showed its spinner (however short the search was).
+SAW_SEARCHING = """() => {
+  window.sawSearching = false;
+  new MutationObserver(() => {
+    if (document.querySelector("#search-hits .busy") && document.querySelector("#search-button")
+        .disabled) window.sawSearching = true;
+  }).observe(document.getElementById("search-hits"), { childList: true, subtree: true });
+}"""
 
 
 def test_run_dream_is_disabled_while_a_dream_runs(
