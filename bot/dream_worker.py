@@ -25,6 +25,7 @@ from memory.dream.scoring import Thresholds
 from memory.errors import MemoryEngineError
 from memory.llm import ChatModel
 from memory.paths import MemoryRoot
+from memory.people.limits import PeopleLimits, people_on
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ class DreamJob:
     force: bool = False
     origin: Origin = "command"
     thresholds: Thresholds = field(default_factory=Thresholds)
+    people: PeopleLimits | None = None  # the people pass's limits; None: off for this chat
 
     @classmethod
     def configured(
@@ -64,6 +66,9 @@ class DreamJob:
             config.dream_engine,
             origin=origin,
             thresholds=config.thresholds,
+            people=(
+                config.people_limits if people_on(config.people_enabled, scope.is_group) else None
+            ),
         )
 
 
@@ -169,6 +174,7 @@ class DreamWorker:
             engine=job.engine,
             max_items=job.max_items,
             thresholds=job.thresholds,
+            people=job.people,
         )
         try:
             return run_dream(

@@ -11,6 +11,7 @@ from typing import Any, Literal, Protocol
 from memory.daily_notes import NoteLine
 from memory.dream.scoring import Thresholds
 from memory.memory_file import MemoryDoc, MemoryItem, cited_lines
+from memory.people.limits import PeopleLimits
 from memory.provenance import ref_lines
 
 EngineName = Literal["auto", "llm", "extractive"]
@@ -25,6 +26,7 @@ class DreamOptions:
     dry_run: bool = False
     max_items: int = 30
     thresholds: Thresholds = field(default_factory=Thresholds)
+    people: PeopleLimits | None = field(default_factory=PeopleLimits)  # None: no people pass
 
 
 @dataclass(frozen=True)
@@ -108,9 +110,12 @@ class DreamReport:
     diary: str = ""
     phases: PhaseCounts = field(default_factory=PhaseCounts)
     diff: str = ""  # --dry-run only
+    people: dict[str, Any] | None = None  # the people pass's counts, in a group chat
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         if not self.diff:
             data.pop("diff")
+        if self.people is None:
+            data.pop("people")
         return data
