@@ -2,7 +2,8 @@
 
 - ``ContextHandled``: MEMORY.md (provenance stripped, within ``memory_prompt_max_chars``)
   joins the system prompt; up to ``archive_hints`` archived items whose trigger words
-  match the message go into a hidden context block; the model gets ``memory_search`` and
+  match the message go into a hidden context block; in a group, the speaker's card
+  (``people/<slug>/card.md``) joins the prompt; the model gets ``memory_search`` and
   ``memory_get``. Without a model it answers honestly and shows the memory hits instead.
 - ``ContextTrimmed``: the turns are summarised into the scope's daily note.
 """
@@ -23,6 +24,7 @@ from memory.transcript import Turn
 from plugins.archive_hints import match_archive
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, ContextHandled, ContextTrimmed, Tool
+from plugins.people_text import speaker_card_block
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +46,9 @@ class MemoryPlugin(Plugin):
         core = prompt_memory(ctx.root, limit) if limit else ""
         if core:
             event.system_blocks.append(f"Long-term memory of this chat (MEMORY.md):\n{core}")
+        card = speaker_card_block(self.services, ctx)
+        if card:
+            event.system_blocks.append(card)
         archived = [item.text for item in read_archive(ctx.root)]
         hints = match_archive(archived, ctx.message.text, limit=int(self.config["archive_hints"]))
         if hints:

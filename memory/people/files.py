@@ -51,6 +51,11 @@ class Entry:
     reason: str = ""  # archived lines: why
     archived: str = ""  # archived lines: when
     conflicts: list[Entry] = field(default_factory=list)  # card lines: open conflicts
+    raw: str = ""  # a line written by hand (no provenance): kept exactly as it is
+
+    @property
+    def by_hand(self) -> bool:
+        return bool(self.raw)
 
     def fields(self) -> list[tuple[str, str]]:
         out = [("id", self.id)] if self.id else []
@@ -67,6 +72,8 @@ class Entry:
         return out
 
     def render(self, indent: str = "") -> str:
+        if self.raw:
+            return self.raw
         comment = Provenance(compress_refs(self.refs), tuple(self.fields())).render()
         return f"{indent}- {self.text} {comment}".rstrip()
 
@@ -92,8 +99,9 @@ def _entry(text: str, prov: Provenance, kind: str) -> Entry:
 
 
 def parse_entries(text: str) -> list[Entry]:
-    """The entries of a people file; lines without provenance (headings, hand-written
-    prose) are skipped. Raises ValueError on a malformed number."""
+    """The entries of a people file: its bullets (a bullet without provenance was written
+    by hand and is kept verbatim; headings and other prose are the file's own and are
+    written again). Raises ValueError on a malformed number."""
     out: list[Entry] = []
     kind = "observation"
     for raw in text.splitlines():
@@ -104,7 +112,8 @@ def parse_entries(text: str) -> list[Entry]:
         if not stripped.startswith("- "):
             continue
         body, prov = split_comment(stripped[2:])
-        if prov is None:
+        if prov is None:  # written by hand: kept as it is, never changed by a dream
+            out.append(Entry("", body, (), kind=kind, raw=raw.rstrip()))
             continue
         entry = _entry(body, prov, kind)
         nested = raw.startswith((" ", "\t"))
@@ -127,7 +136,7 @@ class PersonFiles:
 
     @property
     def ledger(self) -> dict[str, Entry]:
-        return {e.id: e for e in self.observations}
+        return {e.id: e for e in self.observations if e.id}
 
     def next_id(self, prefix: str) -> str:
         used = {e.id for e in (*self.observations, *self.card, *self.archive)}

@@ -97,6 +97,8 @@ def _ledger(
     """The new ledger entry for ``obs``; None when it restated one."""
     kind = "induction" if obs.induction else "observation"
     for entry in files.observations:
+        if entry.by_hand:
+            continue
         if entry.kind == kind and same_fact(statement_of(entry.text), obs.statement):
             _merge(entry, (obs.ref,), obs.day)
             report.restated += 1
@@ -127,6 +129,8 @@ def _card(
 ) -> None:
     hedged = is_hedged(obs.statement)
     for number, line in enumerate(files.card):
+        if line.by_hand:
+            continue
         old = statement_of(line.text)
         if same_fact(old, obs.statement) or same_slot_value(obs.statement, old):
             if not hedged:
@@ -156,7 +160,7 @@ def card_from_ledger(files: PersonFiles, limits: PeopleLimits, today: str) -> Fo
     """Fold every ledger observation into the card again, oldest first (a rebuild)."""
     report = FoldReport()
     for entry in sorted(files.observations, key=lambda e: (e.day, e.id)):
-        if entry.kind != "observation" or not entry.refs:
+        if entry.kind != "observation" or not entry.refs or entry.by_hand:
             continue
         speaker, _, statement = entry.text.partition(": ")
         obs = Observation(
@@ -197,10 +201,11 @@ def enforce_limits(files: PersonFiles, limits: PeopleLimits, today: str) -> int:
     premises = {p for line in files.card for p in line.premises}
     for attr in ("observations", "card"):
         entries: list[Entry] = getattr(files, attr)
-        excess = len(entries) - limits.max_entries
+        generated = [e for e in entries if not e.by_hand]  # hand-written lines stay
+        excess = len(generated) - limits.max_entries
         if excess <= 0:
             continue
-        ranked = sorted(entries, key=lambda e: _usage(e, premises))
+        ranked = sorted(generated, key=lambda e: _usage(e, premises))
         leaving = {id(e) for e in ranked[:excess]}
         for entry in ranked[:excess]:
             files.archive_entry(entry, today, "over the limit (least used)")

@@ -23,6 +23,7 @@ from memory.provenance import SourceRef
 from memory.redact import MASK
 
 _COLON = re.compile(r"^\s*[:：]\s*")
+USER_ALIASES = ("用户", "User")
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,11 @@ def worth_observing(statement: str) -> bool:
 def observations(lines: Sequence[NoteLine], directory: Directory) -> list[Observation]:
     """Every observation the lines hold, oldest first."""
     labels = directory.labels()
+    if len(directory.people) == 1 and not directory.others:
+        # a private chat (people_enabled "all"): its notes call its one person the user
+        (only,) = directory.people.values()
+        for alias in USER_ALIASES:
+            labels.setdefault(alias, only)
     order = sorted({*labels, *directory.others.values()}, key=lambda s: (-len(s), s))
     people = sorted(directory.people.values(), key=lambda p: p.slug)
     out: list[Observation] = []

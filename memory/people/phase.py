@@ -124,10 +124,12 @@ def rebuild(
         raise KeyError(slug)
     files = read_person(root, slug, person.name)
     for line in files.card:
+        if line.by_hand:
+            continue
         files.archive_entry(line, today, "rebuilt")
         for conflict in line.conflicts:
             files.archive_entry(conflict, today, "rebuilt")
-    files.card = []
+    files.card = [line for line in files.card if line.by_hand]  # hand-written lines stay
     counts = card_from_ledger(files, limits, today)
     if model is not None:
         counts.add(word_card(files, model, limits))

@@ -74,3 +74,52 @@ def test_people_keys_are_validated(tmp_path: Path) -> None:
         with pytest.raises(ConfigError, match=key.rstrip("s")):
             load_config(path, environ={})
     assert base_config(tmp_path, people_enabled=False).people_enabled is False
+
+
+def test_people_commands_and_memory_get(make_bot: BotFactory, clock: FakeClock) -> None:
+    from memory.dream import DreamOptions, run_dream
+    from memory.search.tools import memory_get
+
+    bot, _ = make_bot()
+    chat = "-31"
+    (none,) = bot.handle(group("telegram", chat, "1", "/memory people"))
+    assert none == "Nobody in this chat has a card yet."
+    bot.handle(group("telegram", chat, "1", "I live in Nanshan", addressed=False, name="Zhang"))
+    bot.handle(group("telegram", chat, "2", "Zhang plays the cello", addressed=False, name="Lin"))
+    scope = group("telegram", chat, "1", "x").scope
+    bot.services.conversations.flush(scope, clock())
+    root = bot.services.scopes.root_for(scope)
+    run_dream(root, DreamOptions(engine="extractive"), model=None, now=clock())
+    (listing,) = bot.handle(group("telegram", chat, "1", "/memory people"))
+    assert listing.splitlines() == [
+        "People of this chat (2):",
+        "- Lin: 0 card lines",
+        "- Zhang: 2 card lines",
+    ]
+    (card,) = bot.handle(group("telegram", chat, "2", "/memory people zhang"))
+    assert card.splitlines()[0] == "Card of Zhang (telegram:1); each line cites its sources:"
+    assert "- Lin: Zhang plays the cello [memory/2026-11-29.md#L" in card
+    (unknown,) = bot.handle(group("telegram", chat, "2", "/memory people Zed"))
+    assert unknown == "Nobody in this chat is called 'Zed'."
+    (usage,) = bot.handle(group("telegram", chat, "2", "/memory people rebuild"))
+    assert usage.startswith("Usage: /memory people")
+    (private_reply,) = bot.handle(private("telegram", "9", "/memory people"))
+    assert private_reply == "This chat keeps no people knowledge (people_enabled)."
+    # the model may read a card, never a ledger
+    got = memory_get(root, "people/telegram-1/card.md")
+    assert "I live in Nanshan" in got["text"] and "src:" not in got["text"]
+    assert "error" in memory_get(root, "people/telegram-1/observations.md")
+    assert "error" in memory_get(root, "people/index.json")
+
+
+def test_people_all_keeps_a_card_in_private_chats(make_bot: BotFactory, clock: FakeClock) -> None:
+    from memory.dream import DreamOptions, run_dream
+
+    bot, _ = make_bot(people_enabled="all")
+    message = private("telegram", "42", "I live in Nanshan", name="Ann")
+    bot.handle(message)
+    bot.services.conversations.flush(message.scope, clock())
+    root = bot.services.scopes.root_for(message.scope)
+    run_dream(root, DreamOptions(engine="extractive"), model=None, now=clock())
+    (card,) = bot.handle(private("telegram", "42", "/memory people Ann", name="Ann"))
+    assert "User: I live in Nanshan [memory/2026-11-29.md#L" in card

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from memory.daily_notes import parse_note
 from memory.dream import DreamOptions, run_dream
 from memory.paths import MemoryRoot
@@ -12,7 +14,7 @@ from memory.people.directory import record_sighting
 from memory.people.files import parse_entries, read_person
 from memory.people.limits import PeopleLimits
 from memory.people.phase import rebuild, refresh_people
-from tests.memory.mem_support import at, note
+from tests.memory.mem_support import Crash, at, crash_at, note
 
 LI, WANG = "telegram-42", "telegram-7"
 
@@ -132,4 +134,47 @@ def test_the_dream_runs_the_people_pass(tmp_path: Path) -> None:
         now=at(29, 23, 59),
     )
     assert off.people is None and "people" not in off.to_dict()
-    assert parse_entries("# x\n- hand written line\n") == []
+    (hand,) = parse_entries("# x\n- hand written line\n")
+    assert hand.by_hand and hand.render() == "- hand written line"
+
+
+def test_hand_written_lines_are_kept(tmp_path: Path) -> None:
+    root = group_root(tmp_path)
+    note(root, at(28), "李四: 我家在南山区")
+    refresh_people(root, lines(root, 28), "2026-11-28", PeopleLimits(max_entries=1))
+    card_file = root.path / "people" / LI / "card.md"
+    card_file.write_text(card_file.read_text("utf-8") + "- 李四是素食者\n", encoding="utf-8")
+    note(root, at(29), "李四: 我养了一只猫", "李四: 我会弹吉他")
+    refresh_people(root, lines(root, 28, 29), "2026-11-29", PeopleLimits(max_entries=1))
+    assert "\n- 李四是素食者\n" in card_file.read_text("utf-8")
+    rebuild(root, LI, "2026-11-30", PeopleLimits(), model=None)
+    assert "\n- 李四是素食者\n" in card_file.read_text("utf-8")
+
+
+def test_a_malformed_person_file_is_left_alone(tmp_path: Path) -> None:
+    root = group_root(tmp_path)
+    card_file = root.path / "people" / LI / "card.md"
+    card_file.parent.mkdir(parents=True)
+    broken = "# 李四\n- x <!-- src: memory/2026-11-28.md#L4; id: c1; seen: many -->\n"
+    card_file.write_text(broken, encoding="utf-8")
+    note(root, at(28), "李四: 我家在南山区")
+    report = refresh_people(root, lines(root, 28), "2026-11-28", PeopleLimits())
+    assert report is not None and report.unreadable == [LI]
+    assert card_file.read_text("utf-8") == broken
+    assert not (card_file.parent / "observations.md").exists()
+
+
+@pytest.mark.parametrize("point", ["staged", "committed"])
+def test_a_crash_leaves_the_old_or_the_new_files(tmp_path: Path, point: str) -> None:
+    from memory.transaction import recover
+
+    root = group_root(tmp_path)
+    note(root, at(28), "李四: 我家在南山区", "王芳: 李四下个月结婚")
+    with pytest.raises(Crash):
+        refresh_people(root, lines(root, 28), "2026-11-28", PeopleLimits(), fault=crash_at(point))
+    recover(root)
+    li = read_person(root, LI, "李四")
+    if point == "staged":
+        assert li.card == [] and li.observations == []
+    else:
+        assert len(li.card) == 2 and len(li.observations) == 2
