@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from bot.scope_state import mark_changed
+from memory.conflicts import PROMPT_NOTE
 from memory.errors import MemoryEngineError
 from memory.flush import flush_turns
 from memory.memory_file import ArchivedItem, prompt_memory, read_archive, read_memory
@@ -46,7 +47,8 @@ class MemoryPlugin(Plugin):
         limit = self.services.config.memory_prompt_max_chars
         core = prompt_memory(ctx.root, limit) if limit else ""
         if core:
-            event.system_blocks.append(f"Long-term memory of this chat (MEMORY.md):\n{core}")
+            note = f"\n\n{PROMPT_NOTE}" if "[open conflict " in core else ""
+            event.system_blocks.append(f"Long-term memory of this chat (MEMORY.md):\n{core}{note}")
         archived = read_archive(ctx.root)
         texts = [item.text for item in archived]
         hints = match_archive(texts, ctx.message.text, limit=int(self.config["archive_hints"]))
