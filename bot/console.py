@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
+from bot.console_timeline import timeline_dict
 from bot.services import BotServices
 from memory.errors import PathOutsideRoot, UsageError
 from memory.memory_file import read_archive, read_memory
@@ -73,6 +74,10 @@ class ConsoleView:
         self.services = services
         self.root = root
         ensure_recovered(root)
+
+    def today(self) -> str:
+        """The bot's date (its one clock), for the console to tell this year from others."""
+        return self.services.clock().date().isoformat()
 
     def memory_items(self) -> list[dict[str, Any]]:
         return [
@@ -185,6 +190,9 @@ class ConsoleView:
         )
         info["diary"] = entries
         info["backfill"] = {"entries": backfill, "candidates": [c.contract() for c in staged]}
+        # MEMORY.md's budget, where the configuration has one.
+        budget = getattr(self.services.config, "memory_token_budget", None)
+        info["timeline"] = timeline_dict(self.root, budget if isinstance(budget, int) else None)
         return info
 
     def remove_backfill_staged(self) -> dict[str, Any]:
@@ -193,8 +201,31 @@ class ConsoleView:
 
         return rollback_short_term(self.root).to_dict()
 
+    def index(self) -> dict[str, Any]:
+        """The search index's state: files, chunks, vectors still being computed."""
+        status = self.services.search.status(self.root)
+        keys = ("files", "chunks", "vectors", "pending", "state", "provider")
+        return {key: status.get(key) for key in keys}
+
     def search(self, query: str, limit: int = 8) -> list[dict[str, Any]]:
         if not query.strip():
             raise UsageError("the search query is empty")
         hits = self.services.search.search(self.root, query, limit=limit)
         return [hit.to_dict() for hit in hits]
+
+    def people(self) -> dict[str, Any]:
+        """The chat's members and their cards (with sources); empty outside groups."""
+        from memory.people.view import people_view
+
+        return people_view(self.root).to_dict()
+
+    def person(self, name: str) -> dict[str, Any]:
+        """One member's card with its sources (by label, display name, id or slug)."""
+        from memory.people.directory import load_directory
+        from memory.people.view import card_view
+
+        found = load_directory(self.root).find(name)
+        if len(found) != 1:
+            what = "nobody" if not found else f"{len(found)} people"
+            raise UsageError(f"{what} in this chat called {name!r}")
+        return card_view(self.root, found[0]).to_dict()

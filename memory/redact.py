@@ -80,10 +80,16 @@ _PROSE: tuple[re.Pattern[str], ...] = (
         rf"(?i)\b(?:chang|set|reset|updat|switch)\w*\s+(?:{_OWNER}\s+)?(?:[\w-]+\s+)?"
         rf"{_EN_SECRET}\s+(?:to|into|as)\s+(?P<value>{_TOKEN})"
     ),
-    # "use X as my password"
+    # "use X as my password", "I set X as the wifi password"
     re.compile(
-        rf"(?i)\bus(?:e|ed|es|ing)\s+(?P<value>{_TOKEN})\s+as\s+{_OWNER}\s+(?:[\w-]+\s+)?"
+        rf"(?i)\b(?:us(?:e|ed|es|ing)|set(?:s|ting)?|cho(?:ose|se|osing)|pick(?:ed|s|ing)?)\s+"
+        rf"(?P<value>{_TOKEN})\s+as\s+{_OWNER}\s+(?:[\w-]+\s+)?"
         rf"{_EN_SECRET}\b"
+    ),
+    # "my password should be Moon-River-8": after a modal, only a value with a digit or sign
+    re.compile(
+        rf"(?i)\b{_EN_SECRET}\s+(?:should|might|could|must|will|would|may) be\s+"
+        r"(?P<value>(?=[^\s，。,;；]*(?:\d|_|[^\w\s]))[^\s，。,;；]{3,})"
     ),
     # "my wifi password? it's X"
     re.compile(rf"(?i)\b{_EN_SECRET}\W{{1,3}}(?:it'?s|it is)\s+(?P<value>{_TOKEN})"),
@@ -126,12 +132,22 @@ _LABELS = (
     r"|密码|口令|密钥|令牌|验证码|pin码|卡号|安全码|身份证(?:号码|号)?|护照号(?:码)?|社保号|银行账号"
 )
 _PHONE_LABELS = r"|\b(?:phone|mobile|cell|tel|telephone)(?: number| no\.?)?\b|电话|手机号?|联系方式"
-_SEP = r"\s*(?:[:=：?？]|(?:就|都|也|还)?是|为|\bis\b|\bwas\b|\bist\b|\blautet\b|\best\b|\bes\b)\s*"
+_HEDGE_ZH = r"(?:大概|应该|可能|好像|估计|大约|似乎|一般|其实)?"
+_SEP = (
+    rf"\s*(?:[:=：?？]|{_HEDGE_ZH}(?:就|都|也|还)?是|为|\bis\b|\bwas\b|\bist\b"
+    r"|\blautet\b|\best\b|\bes\b)\s*"
+)
+
+
+# "密码是什么？", "the password is what?": a question, not a value
+_QUESTION = r"(?!\s*(?:什么|多少|啥|哪|几|what\b|which\b|where\b|how\b|[?？]))"
 
 
 def _labelled(labels: str) -> re.Pattern[str]:
     # "password: hunter2", "api_key=abc", "密码是 123456", "token：xyz"
-    return re.compile(rf"(?i)(?P<label>{labels})(?P<sep>{_SEP})(?P<value>[^，。,;；\n]+)")
+    return re.compile(
+        rf"(?i)(?P<label>{labels})(?P<sep>{_SEP}){_QUESTION}(?P<value>[^，。,;；\n]+)"
+    )
 
 
 _LABELLED = _labelled(_LABELS)

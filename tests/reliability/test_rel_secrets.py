@@ -79,6 +79,25 @@ SECOND_ROUND = [
     ("remember: password 12345678", "12345678"),
 ]
 
+# A third round, written later (9 of these 15 were caught then): hedged and chosen passwords.
+THIRD_ROUND = [
+    ("密码大概是 abc123", "abc123"),
+    ("I set hunter2 as my password", "hunter2"),
+    ("my password should be Moon-River-8", "Moon-River-8"),
+    ("wifi密码应该是 cowcow88", "cowcow88"),
+    ("我把密码改为了 Xy7788zz", "Xy7788zz"),
+    ("the new passcode is 902211", "902211"),
+    ("我家wifi的密码是 happyhome2026", "happyhome2026"),
+    ("pwd=Secr3t!", "Secr3t!"),
+    ("my password is now winter2027", "winter2027"),
+    ("密码: 我爱北京天安门", "我爱北京天安门"),
+    ("Our netflix password is still popcorn55", "popcorn55"),
+    ("他的邮箱密码好像是 qq112233", "qq112233"),
+    ("密码可能是qwer1234", "qwer1234"),
+    ("I made my password purple-cat-9", "purple-cat-9"),
+    ("the PIN for my card is 2468", "2468"),
+]
+
 PHONES = [
     ("我的手机号是 13812345678", "13812345678"),
     ("电话：+86 138 1234 5678", "1234 5678"),
@@ -112,10 +131,13 @@ ORDINARY = [
     "The key is under the mat",
     "the pass is valid until Friday",
     "my locker code is behind the clock",
+    "I set the alarm as my top priority",
+    "the password should be changed every month",
+    "密码应该是什么？",
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), SECRETS + SECOND_ROUND)
+@pytest.mark.parametrize(("text", "secret"), SECRETS + SECOND_ROUND + THIRD_ROUND)
 def test_a_secret_is_masked(text: str, secret: str) -> None:
     out = redact(text)
     assert secret not in out, out
