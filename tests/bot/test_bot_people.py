@@ -123,3 +123,25 @@ def test_people_all_keeps_a_card_in_private_chats(make_bot: BotFactory, clock: F
     run_dream(root, DreamOptions(engine="extractive"), model=None, now=clock())
     (card,) = bot.handle(private("telegram", "42", "/memory people Ann", name="Ann"))
     assert "User: I live in Nanshan [memory/2026-11-29.md#L" in card
+
+
+def test_session_lines_are_observations_before_any_flush(
+    make_bot: BotFactory, clock: FakeClock
+) -> None:
+    from memory.dream import DreamOptions, run_dream
+    from memory.people.files import read_person
+
+    bot, _ = make_bot()
+    bot.handle(group("telegram", "-12", "1", "I live in Nanshan", addressed=False, name="Zhang"))
+    root = bot.services.scopes.root_for(group("telegram", "-12", "1", "x").scope)
+    run_dream(root, DreamOptions(engine="extractive"), model=None, now=clock())
+    (line,) = read_person(root, "telegram-1", "Zhang").card
+    assert line.text == "Zhang: I live in Nanshan"
+    assert [str(r) for r in line.refs] == ["sessions/2026-11-29.jsonl#L1"]
+    # the nightly flush writes the same statement into the note: one occasion, two sources
+    clock.now = datetime(2026, 11, 29, 23, 56, tzinfo=ZONE)
+    bot.services.nightly.run(clock())
+    assert bot.services.dreams.wait_idle(60)
+    (line,) = read_person(root, "telegram-1", "Zhang").card
+    assert {r.path for r in line.refs} == {"sessions/2026-11-29.jsonl", "memory/2026-11-29.md"}
+    assert line.seen == 1
