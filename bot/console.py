@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from bot.console_timeline import timeline_dict
 from bot.services import BotServices
 from memory.errors import PathOutsideRoot, UsageError
 from memory.memory_file import read_archive, read_memory
@@ -70,6 +71,10 @@ class ConsoleView:
         self.services = services
         self.root = root
         ensure_recovered(root)
+
+    def today(self) -> str:
+        """The bot's date (its one clock), for the console to tell this year from others."""
+        return self.services.clock().date().isoformat()
 
     def memory_items(self) -> list[dict[str, Any]]:
         return [
@@ -162,6 +167,9 @@ class ConsoleView:
         )
         info["diary"] = entries
         info["backfill"] = {"entries": backfill, "candidates": [c.contract() for c in staged]}
+        # MEMORY.md's budget, where the configuration has one.
+        budget = getattr(self.services.config, "memory_token_budget", None)
+        info["timeline"] = timeline_dict(self.root, budget if isinstance(budget, int) else None)
         return info
 
     def remove_backfill_staged(self) -> dict[str, Any]:
@@ -169,6 +177,12 @@ class ConsoleView:
         from memory.dream.backfill import rollback_short_term
 
         return rollback_short_term(self.root).to_dict()
+
+    def index(self) -> dict[str, Any]:
+        """The search index's state: files, chunks, vectors still being computed."""
+        status = self.services.search.status(self.root)
+        keys = ("files", "chunks", "vectors", "pending", "state", "provider")
+        return {key: status.get(key) for key in keys}
 
     def search(self, query: str, limit: int = 8) -> list[dict[str, Any]]:
         if not query.strip():
