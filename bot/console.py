@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from bot.console_timeline import timeline_dict
 from bot.services import BotServices
 from memory.errors import PathOutsideRoot, UsageError
 from memory.memory_file import read_archive, read_memory
@@ -14,6 +15,7 @@ from memory.paths import MemoryRoot
 from memory.provenance import SourceRef
 from memory.recovery import ensure_recovered
 from memory.search.tools import readable_path
+from memory.session_log import display_line, is_session_path
 from plugins.status_text import dreaming_info, memory_counts
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -70,6 +72,10 @@ class ConsoleView:
         self.root = root
         ensure_recovered(root)
 
+    def today(self) -> str:
+        """The bot's date (its one clock), for the console to tell this year from others."""
+        return self.services.clock().date().isoformat()
+
     def memory_items(self) -> list[dict[str, Any]]:
         return [
             {"text": i.text, "section": i.section, "line": i.line, "sources": _refs(i.sources)}
@@ -85,6 +91,8 @@ class ConsoleView:
         if not path.is_file():
             raise UsageError(f"no such file: {parsed.path}")
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if is_session_path(parsed.path):  # a turn as said, not its JSON
+            lines = [display_line(line) for line in lines]
         end = min(parsed.end, parsed.start + MAX_SOURCE_LINES - 1)
         return {
             "ref": str(parsed),
@@ -159,6 +167,9 @@ class ConsoleView:
         )
         info["diary"] = entries
         info["backfill"] = {"entries": backfill, "candidates": [c.contract() for c in staged]}
+        # MEMORY.md's budget, where the configuration has one.
+        budget = getattr(self.services.config, "memory_token_budget", None)
+        info["timeline"] = timeline_dict(self.root, budget if isinstance(budget, int) else None)
         return info
 
     def remove_backfill_staged(self) -> dict[str, Any]:
@@ -167,8 +178,31 @@ class ConsoleView:
 
         return rollback_short_term(self.root).to_dict()
 
+    def index(self) -> dict[str, Any]:
+        """The search index's state: files, chunks, vectors still being computed."""
+        status = self.services.search.status(self.root)
+        keys = ("files", "chunks", "vectors", "pending", "state", "provider")
+        return {key: status.get(key) for key in keys}
+
     def search(self, query: str, limit: int = 8) -> list[dict[str, Any]]:
         if not query.strip():
             raise UsageError("the search query is empty")
         hits = self.services.search.search(self.root, query, limit=limit)
         return [hit.to_dict() for hit in hits]
+
+    def people(self) -> dict[str, Any]:
+        """The chat's members and their cards (with sources); empty outside groups."""
+        from memory.people.view import people_view
+
+        return people_view(self.root).to_dict()
+
+    def person(self, name: str) -> dict[str, Any]:
+        """One member's card with its sources (by label, display name, id or slug)."""
+        from memory.people.directory import load_directory
+        from memory.people.view import card_view
+
+        found = load_directory(self.root).find(name)
+        if len(found) != 1:
+            what = "nobody" if not found else f"{len(found)} people"
+            raise UsageError(f"{what} in this chat called {name!r}")
+        return card_view(self.root, found[0]).to_dict()

@@ -18,6 +18,7 @@ from bot.agent import ChatAgent
 from bot.console import ChatEntry, ConsoleTurn, ConsoleView
 from bot.conversations import Conversations
 from bot.messages import WEB_SCOPE, IncomingMessage
+from bot.people import speaker_label
 from bot.permissions import is_admin
 from bot.services import BotServices
 from bot.session import ChatTurn, Session
@@ -51,13 +52,16 @@ class Bot:
     # lifecycle ---------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the dream worker and the nightly schedule (which catches up at once)."""
+        """Start the dream worker, the nightly schedule (which catches up at once) and the
+        idle and pressure triggers."""
         self.services.dreams.start()
         self.services.nightly.start()
+        self.services.triggers.start()
 
     def shutdown(self) -> None:
         """Finish pending dreams, save every session, close plugins and indexes."""
         self.services.nightly.stop()
+        self.services.triggers.stop()
         self.services.dreams.stop(SHUTDOWN_DREAM_WAIT)
         self.conversations.save_all()
         self.plugins.close()
@@ -97,14 +101,18 @@ class Bot:
             return self._deliver(ctx, ctx.reply)
         session = self.conversations.session(message.scope)
         with session.lock:
-            name = message.sender_name or message.sender_id if message.scope.is_group else None
-            session.append(ChatTurn.make("user", message.text, now, name))
+            name = speaker_label(message, root, now, self.config.people_enabled)
+            said = ChatTurn.make("user", message.text, now, name)
+            ctx.logged = self.conversations.say(session, root, said, now)
             self.conversations.trim(session, message.scope, root, now)
             session.save()
             if not message.addressed:
                 return []
             reply = self._answer(ctx, session)
-            session.append(ChatTurn.make("assistant", reply, self.clock()))
+            answered = self.clock().astimezone(self.config.zone)
+            self.conversations.say(
+                session, root, ChatTurn.make("assistant", reply, answered), answered
+            )
             if not session.save():
                 reply += "\n" + ctx.lang.t("reply.not_saved", error=session.save_error)
         return self._deliver(ctx, reply)

@@ -24,6 +24,7 @@ import yaml
 
 from bot.errors import PluginError, StopPropagation
 from memory.atomic import atomic_write_text
+from memory.errors import MemoryEngineError
 from plugins.base import Plugin
 from plugins.events import Event
 
@@ -129,7 +130,10 @@ class PluginManager:
                 reg.call(event)
             except StopPropagation:
                 break
-            except Exception as exc:
+            except (MemoryEngineError, OSError) as exc:  # a full disk, a model down: one line
+                event.errors.append(f"{reg.plugin}: {exc}")
+                log.error("plugin %s failed on %s: %s", reg.plugin, type(event).__name__, exc)
+            except Exception as exc:  # a defect: with its traceback
                 event.errors.append(f"{reg.plugin}: {exc}")
                 log.exception("plugin %s failed on %s", reg.plugin, type(event).__name__)
         return event

@@ -9,14 +9,14 @@ from __future__ import annotations
 import math
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPBasic, HTTPBasicCredentials
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, field_validator
@@ -49,6 +49,29 @@ class ChatIn(BaseModel):
 class DreamIn(BaseModel):
     days: int | None = None  # checked by the /memory dream command itself (1..30)
     language: str | None = Field(default=None, max_length=35)
+
+
+# The page runs its own scripts only: no inline script, no other origin, no plug-ins, no
+# frames; whatever a memory file holds is shown as text and could not run even if it
+# reached the page as markup.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+async def locked_down(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    response = await call_next(request)
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
 
 
 class Outbox:
@@ -109,6 +132,7 @@ def create_app(
         brake.succeeded(client)
 
     app = FastAPI(title="CowDream console", docs_url=None, redoc_url=None, openapi_url=None)
+    app.middleware("http")(locked_down)
     if password is None:
         # Without a password the console is for this machine only: refuse other Host names,
         # so a web page cannot reach it through DNS rebinding.
@@ -147,6 +171,7 @@ def create_app(
             "languages": [{"code": c.code, "name": c.name} for c in tongues.catalogues.values()],
             "default": start,
             "catalogue": tongues.catalogues[code].to_dict(),
+            "today": views(None).today(),  # the bot's clock: a date of another year shows it
         }
 
     @app.get("/api/messages", dependencies=guarded)
@@ -160,6 +185,12 @@ def create_app(
     @app.get("/api/memory", dependencies=guarded)
     def memory(chat: str | None = None) -> dict[str, Any]:
         return {"items": safely(lambda: views(chat).memory_items())}
+
+    @app.get("/api/people", dependencies=guarded)
+    def people(chat: str | None = None, name: str | None = None) -> dict[str, Any]:
+        if name is not None:
+            return dict(safely(lambda: views(chat).person(name)))
+        return dict(safely(lambda: views(chat).people()))
 
     @app.get("/api/source", dependencies=guarded)
     def source(ref: str, chat: str | None = None) -> dict[str, Any]:
@@ -205,6 +236,10 @@ def create_app(
     @app.get("/api/history", dependencies=guarded)
     def conversation() -> dict[str, Any]:
         return {"turns": [{"role": t.role, "text": t.text, "time": t.time} for t in history()]}
+
+    @app.get("/api/index", dependencies=guarded)
+    def index_state(chat: str | None = None) -> dict[str, Any]:
+        return dict(safely(lambda: views(chat).index()))
 
     @app.get("/api/search", dependencies=guarded)
     def search(q: str, limit: int = 8, chat: str | None = None) -> dict[str, Any]:

@@ -64,7 +64,9 @@ def test_the_terminal_bot_keeps_answering_on_a_full_disk(tmp_path: Path) -> None
             cwd=REPO,
             timeout=120,
         )
-        assert done.returncode == 0, done.stderr  # (the log on stderr has the tracebacks)
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr, done.stderr  # the log says it in one line each
+        assert "No space left on device" in done.stderr
         lines = done.stdout.splitlines()
         warned = [line for line in lines if "memory could not be saved" in line]
         assert len(warned) == 3, done.stdout

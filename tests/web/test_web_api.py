@@ -125,6 +125,16 @@ def test_a_console_without_password_answers_only_loopback_host_names(tmp_path: P
         rebound = client.get("/api/memory", headers={"Host": "evil.example.com"})
         assert rebound.status_code == 400
         assert "cello" not in rebound.text
+        # the page runs its own scripts only, in no frame of another site
+        for path in ("/", "/static/app.js", "/api/memory"):
+            headers = client.get(path).headers
+            policy = headers["content-security-policy"]
+            assert "script-src 'self'" in policy and "default-src 'none'" in policy, path
+            assert "frame-ancestors 'none'" in policy and headers["x-content-type-options"]
+        assert client.get("/static/../app.py").status_code == 404
+        index = client.get("/api/index").json()
+        assert set(index) >= {"files", "chunks", "pending", "state"}
+        assert client.get("/api/i18n").json()["today"] == "2026-11-30"  # the bot's clock
 
 
 def test_sources_are_only_memory_files(tmp_path: Path) -> None:

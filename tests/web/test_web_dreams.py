@@ -47,6 +47,10 @@ def test_dreams_api_and_removing_backfill_staged_entries(tmp_path: Path) -> None
         assert staged["text"] == "The user kept bees on the roof that autumn"
         (replayed,) = info["backfill"]["entries"]
         assert "<!-- backfill -->" in replayed["text"]
+        (dream,) = info["timeline"]["dreams"]  # what the dream recorded, for the timeline
+        assert dream["status"] == "done" and dream["kind"] == "dream"
+        assert (dream["items"], dream["added"], dream["archived"]) == (2, 2, 0)
+        assert isinstance(dream["tokens"], int) and dream["tokens"] > 10
         assert client.post("/api/dreams/backfill/remove").json()["removed_candidates"] == 1
         after = client.get("/api/dreams").json()
         assert after["backfill"]["candidates"] == [] and len(after["backfill"]["entries"]) == 1
@@ -62,8 +66,7 @@ def test_dreams_view_in_chromium(tmp_path: Path, browser: object) -> None:
         prepare(console)
         seed_group(console)
         page = browser.new_page()
-        page.goto(console.url)
-        page.click("nav button[data-tab=dreams]")
+        page.goto(f"{console.url}/#/dreams")
         expect(page.locator("#dreams-state")).to_contain_text("Nightly dreaming is on; next run")
         expect(page.locator("#dreams-phases tbody tr")).to_have_count(3)
         expect(page.locator("#dreams-phases tr[data-phase=light]")).to_contain_text("2 candidates")
@@ -71,6 +74,13 @@ def test_dreams_view_in_chromium(tmp_path: Path, browser: object) -> None:
         expect(page.locator("#dreams-phases tr[data-phase=deep]")).to_contain_text("promoted")
         expect(page.locator("#dreams-counts")).to_contain_text("Staged candidates:")
         expect(page.locator("#dreams-counts")).to_contain_text("promoted today:")
+        # the timeline: one dream, its bar of what it did and MEMORY.md's tokens
+        dream = page.locator("#dreams-timeline svg g.dream")
+        expect(dream).to_have_count(1)
+        expect(dream.locator("rect.bar.added")).to_have_count(1)
+        expect(dream.locator("rect.tokens")).to_have_count(1)
+        assert "added: 2" in dream.locator("title").text_content()
+        expect(page.locator("#dreams-timeline .legend")).to_contain_text("superseded")
         # the diary rendered: headings and bullets, no markdown marks, no comments
         expect(page.locator("#dreams-diary h4").first).to_contain_text("Deep Dream")
         expect(page.locator("#dreams-diary li").first).to_be_visible()
@@ -82,7 +92,7 @@ def test_dreams_view_in_chromium(tmp_path: Path, browser: object) -> None:
         expect(lane.locator("#backfill-diary")).to_contain_text("Backfill of 2026-10-03")
         expect(page.locator("#dreams-diary")).not_to_contain_text("Backfill of 2026-10-03")
         page.click("#backfill-remove")
-        expect(page.locator("#backfill-result")).to_have_text("removed 1 backfill-staged entries")
+        expect(page.locator("#backfill-result")).to_have_text("removed 1 backfill-staged entry")
         expect(lane.locator("#backfill-candidates li")).to_have_count(0)
         expect(lane.locator("#backfill-diary")).to_contain_text("Backfill of 2026-10-03")
         expect(page.locator("#backfill-remove")).to_be_disabled()
