@@ -13,6 +13,7 @@ from web_support import GROUP_KEY, console_config, running_console, seed_group
 
 from bot.messages import WEB_SCOPE
 from tests.fakes.openai_server import FakeOpenAI
+from tests.search.conftest import FakeEmbeddings
 
 pytestmark = pytest.mark.browser
 
@@ -247,7 +248,16 @@ def test_a_phone_in_chinese(tmp_path: Path, browser: object) -> None:
     from playwright.sync_api import Browser, expect
 
     assert isinstance(browser, Browser)
-    with running_console(console_config(tmp_path)) as console:
+    # Vectors from an embeddings server that is bound but not yet serving: until it
+    # starts, the new lines wait for their vectors (keyword search serves meanwhile).
+    embeddings = FakeEmbeddings()
+    config = console_config(
+        tmp_path,
+        embedding_provider="openai",
+        open_ai_api_key="sk-test-embeddings",
+        open_ai_api_base=embeddings.base_url,
+    )
+    with running_console(config) as console, embeddings.server:
         page = browser.new_page(viewport={"width": 360, "height": 740})
         ready(page, f"{console.url}/#/notes/2026-11-29")
         page.select_option("#language-picker", "zh")
@@ -268,8 +278,17 @@ def test_a_phone_in_chinese(tmp_path: Path, browser: object) -> None:
                     assert box <= 360, (view, selector, box)
         page.fill("#search-input", "cello")
         page.press("#search-input", "Enter")
-        expect(page.locator("#search-hits li.hit").first).to_contain_text("cello")
+        hit = page.locator("#search-hits li.hit").first
+        expect(hit).to_contain_text("cello", timeout=30000)  # the first search loads jieba
         expect(page.locator("#search-hits .badge").first).to_have_text(
             re.compile(r"^(关键词|向量|关键词 \+ 向量)$")
         )
+        # the vectors are on their way: the page says so, with a spinner, until they are in
+        index = page.locator("#index-state")
+        expect(index).to_have_class(re.compile(r"\bworking\b"))
+        expect(index).to_contain_text("正在建立索引：还有 1 段在计算向量")
+        embeddings.thread.start()
+        expect(index).to_have_text("索引：1 个文件，1 段", timeout=15000)
+        expect(index).not_to_have_class(re.compile(r"\bworking\b"))
+        embeddings.server.shutdown()
         page.close()
