@@ -2,7 +2,8 @@
 
 Each collaborator is built before the ones that use it, so nothing is late-bound: the
 plugin manager (the event bus) first, then the conversations that emit into it, the dream
-reporter, the dream worker, the nightly job, the services bundle, and last the plugins.
+reporter, the dream worker, the triggers, the nightly job, the services bundle, and last
+the plugins.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.nightly_pass import NightlyPass
 from bot.scopes import ScopeDirectory
 from bot.search_pool import SearchPool
 from bot.services import BotServices
+from bot.trigger_watch import TriggerWatch
 from channels.base import Channel
 from memory.clock import system_clock
 from memory.llm import ChatModel, LLMSettings, OpenAIChatModel
@@ -50,6 +52,7 @@ def build_bot(
     channel: Channel,
     clock: Callable[[], datetime] | None = None,
     nightly_poll_seconds: float = 20.0,
+    trigger_poll_seconds: float = 30.0,
 ) -> Bot:
     """Build the bot for ``channel``; call ``start()`` before the channel runs."""
     zone = config.zone
@@ -65,8 +68,11 @@ def build_bot(
     conversations = Conversations(config, scopes, plugins.emit)
     reporter = DreamReporter(config, scopes, channel.send, languages)
     dreams = DreamWorker(model=model, clock=now, on_done=reporter)
+    triggers = TriggerWatch(
+        config, scopes, conversations, dreams, now, poll_seconds=trigger_poll_seconds
+    )
     nightly = NightlyJob(
-        run=NightlyPass(config, scopes, conversations, dreams),
+        run=NightlyPass(config, scopes, conversations, dreams, triggers),
         clock=now,
         zone=zone,
         at=config.nightly_time,
@@ -81,6 +87,7 @@ def build_bot(
         conversations=conversations,
         dreams=dreams,
         nightly=nightly,
+        triggers=triggers,
         model=model,
         clock=now,
         send=channel.send,

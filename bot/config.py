@@ -36,6 +36,7 @@ from bot.i18n import available_languages
 from memory.config_file import parse_json_object
 from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
 from memory.dream.scoring import Thresholds
+from memory.dream.tiers import TierSettings
 from memory.errors import UsageError
 from memory.redact import Redaction
 
@@ -102,9 +103,17 @@ class BotConfig(BaseModel):
     nightly_time: str = "23:55"
     nightly_spread_minutes: int = Field(default=4, ge=0, le=30)
     nightly_reports: StrictBool = True  # nightly dream results go to the chat's admins
+    dream_idle_minutes: int = Field(default=30, ge=0, le=24 * 60)  # 0: no idle trigger
+    dream_min_hours_between: float = Field(default=24.0, ge=0, le=24 * 30)
+    dream_min_new_kib: int = Field(default=8, ge=0, le=1024 * 1024)
+    memory_token_budget: int = Field(default=2000, ge=100, le=100_000)
+    dream_cold_days: int = Field(default=30, ge=1, le=3650)  # unused this long: archived
+    dream_hot_uses: int = Field(default=3, ge=0, le=1000)  # used this often: back (0: never)
+    dream_hot_days: int = Field(default=14, ge=1, le=365)
     # search
     embedding_provider: Literal["auto", "local", "openai", "none"] = "auto"
     embedding_model: str | None = None
+    memory_search_sessions: StrictBool = True  # search finds the chat's session log too
     # web console
     web_host: str = "127.0.0.1"
     web_port: int = Field(default=9899, ge=1, le=65535)
@@ -194,6 +203,10 @@ class BotConfig(BaseModel):
         return self
 
     # derived views -------------------------------------------------------------------
+
+    @property
+    def tiers(self) -> TierSettings:
+        return TierSettings(self.dream_cold_days, self.dream_hot_uses, self.dream_hot_days)
 
     @property
     def workspace(self) -> Path:

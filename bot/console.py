@@ -15,6 +15,7 @@ from memory.paths import MemoryRoot
 from memory.provenance import SourceRef
 from memory.recovery import ensure_recovered
 from memory.search.tools import readable_path
+from memory.session_log import display_line, is_session_path
 from plugins.status_text import dreaming_info, memory_counts
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -90,6 +91,8 @@ class ConsoleView:
         if not path.is_file():
             raise UsageError(f"no such file: {parsed.path}")
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if is_session_path(parsed.path):  # a turn as said, not its JSON
+            lines = [display_line(line) for line in lines]
         end = min(parsed.end, parsed.start + MAX_SOURCE_LINES - 1)
         return {
             "ref": str(parsed),

@@ -18,6 +18,8 @@ from bot.scopes import ScopeDirectory
 from bot.session import ChatTurn, Session
 from bot.tokens import message_tokens
 from bot.trimming import hard_trim, turns_to_trim
+from memory import session_log
+from memory.errors import MemoryEngineError
 from memory.paths import MemoryRoot
 from plugins.events import ContextTrimmed, Event, TrimReason
 
@@ -51,6 +53,18 @@ class Conversations:
         for session in sessions:
             with session.lock:
                 session.save()
+
+    def say(self, session: Session, root: MemoryRoot, turn: ChatTurn, when: datetime) -> str | None:
+        """Add ``turn`` to the conversation and append it to the chat's session log at once
+        (redacted); its log line, or None when the log could not be written (that is
+        reported, and the chat goes on)."""
+        session.append(turn)
+        line = session_log.encode(when, turn.role, turn.content, turn.name, session.redaction)
+        try:
+            return session_log.append(root, when, [line]).ref
+        except (MemoryEngineError, OSError) as exc:
+            log.error("session log of %s not written: %s", session.scope_key, exc)
+            return None
 
     # trimming --------------------------------------------------------------------------
 

@@ -1,10 +1,10 @@
 """What happens when a dream finishes: its result is recorded and reported.
 
 A dream asked for in a chat (``/memory dream``, the console's Run dream) is reported to
-that chat. A nightly dream is reported to the chat's admins (with ``nightly_reports``
-on): a private chat's own user, the owner for the owner's memory, and for a group the
-configured ``admin_users`` of its platform the bot already talks to privately. Either way
-the result is logged, so no dream ends unseen.
+that chat. A nightly dream (and one the idle or pressure trigger started) is reported to
+the chat's admins (with ``nightly_reports`` on): a private chat's own user, the owner for
+the owner's memory, and for a group the configured ``admin_users`` of its platform the bot
+already talks to privately. Either way the result is logged, so no dream ends unseen.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Callable
 from bot.chat_language import ChatLanguages
 from bot.config import BotConfig
 from bot.dream_worker import DreamOutcome, format_report
+from bot.material import memory_digest
 from bot.messages import Scope
 from bot.scope_state import clear_changed, record_dream
 from bot.scopes import ScopeDirectory
@@ -22,6 +23,7 @@ from bot.scopes import ScopeDirectory
 log = logging.getLogger(__name__)
 
 Send = Callable[[Scope, str], None]
+KINDS = ("nightly", "idle", "pressure")  # dreams nobody asked for in the chat: report.<kind>
 
 
 class DreamReporter:
@@ -37,7 +39,13 @@ class DreamReporter:
 
     def __call__(self, outcome: DreamOutcome) -> None:
         job, report = outcome.job, outcome.report
-        record_dream(job.root, report, outcome.finished)
+        record_dream(
+            job.root,
+            report,
+            outcome.finished,
+            material=outcome.material,
+            memory_digest=memory_digest(job.root),
+        )
         if report.status in {"done", "skipped"}:
             clear_changed(job.root, outcome.changes_seen)
         level = logging.WARNING if report.status == "failed" else logging.INFO
@@ -51,14 +59,15 @@ class DreamReporter:
         if not self.config.nightly_reports or report.status == "skipped":
             return
         title = job.scope.title or job.scope.key
+        kind = job.origin if job.origin in KINDS else "nightly"
         for admin in self.recipients(job.scope):
             # Each admin hears it in the language of the chat it reaches them in.
             tr = self.languages.for_root(self.scopes.root_for(admin), outcome.finished)
             text = format_report(report, tr)
             if admin == job.scope:
-                self._send(admin, tr.t("report.nightly", text=text))
+                self._send(admin, tr.t(f"report.{kind}", text=text))
             else:
-                self._send(admin, tr.t("report.nightly_of", title=title, text=text))
+                self._send(admin, tr.t(f"report.{kind}_of", title=title, text=text))
 
     def recipients(self, scope: Scope) -> list[Scope]:
         """Who hears of a nightly dream of ``scope``."""

@@ -18,10 +18,12 @@ from typing import Literal
 from bot.config import BotConfig
 from bot.engine_messages import engine_text
 from bot.i18n import Translator
+from bot.material import material_sizes
 from bot.messages import Scope
 from bot.scope_state import changes
 from memory.dream.model import DreamReport, EngineName
 from memory.dream.scoring import Thresholds
+from memory.dream.tiers import TierSettings
 from memory.errors import MemoryEngineError
 from memory.llm import ChatModel
 from memory.paths import MemoryRoot
@@ -29,7 +31,7 @@ from memory.paths import MemoryRoot
 log = logging.getLogger(__name__)
 
 
-Origin = Literal["command", "nightly"]
+Origin = Literal["command", "nightly", "idle", "pressure"]
 INTERRUPT_WAIT = 10.0  # seconds an interrupted dream gets to stop
 STOPPED = "the bot stopped before this dream ran"  # the reason of a dream dropped at shutdown
 
@@ -44,6 +46,8 @@ class DreamJob:
     force: bool = False
     origin: Origin = "command"
     thresholds: Thresholds = field(default_factory=Thresholds)
+    tiers: TierSettings = field(default_factory=TierSettings)
+    token_budget: int = 2000
 
     @classmethod
     def configured(
@@ -64,6 +68,8 @@ class DreamJob:
             config.dream_engine,
             origin=origin,
             thresholds=config.thresholds,
+            tiers=config.tiers,
+            token_budget=config.memory_token_budget,
         )
 
 
@@ -73,6 +79,7 @@ class DreamOutcome:
     report: DreamReport
     finished: datetime
     changes_seen: int = 0  # the root's change count when the dream started
+    material: dict[str, int] = field(default_factory=dict)  # note/log sizes at its start
 
 
 class DreamWorker:
@@ -142,6 +149,7 @@ class DreamWorker:
                 self._finish(job, report, changes(job.root))
                 continue
             seen = changes(job.root)  # notes written after this are not in the dream
+            material = material_sizes(job.root, self.clock().date())
             try:
                 report = self.run(job)
             except (MemoryEngineError, OSError) as exc:  # a full disk, a model down: one line
@@ -150,10 +158,12 @@ class DreamWorker:
             except Exception as exc:  # a defect: the traceback, reported below too
                 log.exception("dream for %s failed", job.scope.key)
                 report = DreamReport("failed", reason=_one_line(exc))
-            self._finish(job, report, seen)
+            self._finish(job, report, seen, material)
 
-    def _finish(self, job: DreamJob, report: DreamReport, seen: int) -> None:
-        outcome = DreamOutcome(job, report, self.clock(), seen)
+    def _finish(
+        self, job: DreamJob, report: DreamReport, seen: int, material: dict[str, int] | None = None
+    ) -> None:
+        outcome = DreamOutcome(job, report, self.clock(), seen, material or {})
         try:
             self.on_done(outcome)
         except Exception:
@@ -172,6 +182,8 @@ class DreamWorker:
             engine=job.engine,
             max_items=job.max_items,
             thresholds=job.thresholds,
+            tiers=job.tiers,
+            token_budget=job.token_budget,
         )
         try:
             return run_dream(

@@ -51,13 +51,16 @@ class Bot:
     # lifecycle ---------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the dream worker and the nightly schedule (which catches up at once)."""
+        """Start the dream worker, the nightly schedule (which catches up at once) and the
+        idle and pressure triggers."""
         self.services.dreams.start()
         self.services.nightly.start()
+        self.services.triggers.start()
 
     def shutdown(self) -> None:
         """Finish pending dreams, save every session, close plugins and indexes."""
         self.services.nightly.stop()
+        self.services.triggers.stop()
         self.services.dreams.stop(SHUTDOWN_DREAM_WAIT)
         self.conversations.save_all()
         self.plugins.close()
@@ -98,13 +101,17 @@ class Bot:
         session = self.conversations.session(message.scope)
         with session.lock:
             name = message.sender_name or message.sender_id if message.scope.is_group else None
-            session.append(ChatTurn.make("user", message.text, now, name))
+            said = ChatTurn.make("user", message.text, now, name)
+            ctx.logged = self.conversations.say(session, root, said, now)
             self.conversations.trim(session, message.scope, root, now)
             session.save()
             if not message.addressed:
                 return []
             reply = self._answer(ctx, session)
-            session.append(ChatTurn.make("assistant", reply, self.clock()))
+            answered = self.clock().astimezone(self.config.zone)
+            self.conversations.say(
+                session, root, ChatTurn.make("assistant", reply, answered), answered
+            )
             if not session.save():
                 reply += "\n" + ctx.lang.t("reply.not_saved", error=session.save_error)
         return self._deliver(ctx, reply)

@@ -1,4 +1,6 @@
-"""The nightly pass: flush every chat's new conversation, then queue the dreams it needs."""
+"""The nightly pass: flush every chat's new conversation, then queue the dreams it needs.
+
+Each chat's decision (run, or skip and why) is recorded with the trigger decisions."""
 
 from __future__ import annotations
 
@@ -10,6 +12,9 @@ from bot.dream_worker import DreamJob, DreamWorker
 from bot.messages import Scope
 from bot.scope_state import dreaming_enabled, read_state
 from bot.scopes import ScopeDirectory
+from bot.trigger_watch import TriggerWatch
+from bot.triggers import Decision
+from memory.dream.upkeep import due_today
 from memory.paths import MemoryRoot
 
 
@@ -22,11 +27,19 @@ class NightlyPass:
         scopes: ScopeDirectory,
         conversations: Conversations,
         dreams: DreamWorker,
+        triggers: TriggerWatch,
     ) -> None:
         self.config = config
         self.scopes = scopes
         self.conversations = conversations
         self.dreams = dreams
+        self.triggers = triggers
+
+    def _upkeep(self, root: MemoryRoot, now: datetime) -> bool:
+        """Whether the core needs a dream though no note changed (an item turned cold or
+        hot, MEMORY.md is over its budget)."""
+        budget = self.config.memory_token_budget
+        return bool(due_today(root, self.config.tiers, budget, now.date()))
 
     def __call__(self, now: datetime) -> list[DreamJob]:
         roots: dict[str, tuple[Scope, MemoryRoot]] = {}
@@ -38,11 +51,18 @@ class NightlyPass:
             roots.setdefault(str(root.path), (scope, root))
         jobs = []
         for scope, root in roots.values():
-            if not read_state(root).changed:
-                continue
+            decision = Decision(True, "nightly", "nightly", "the nightly time")
             if not dreaming_enabled(root, self.config.dreaming_enabled):
-                continue
-            job = DreamJob.configured(self.config, scope, root, origin="nightly")
-            if self.dreams.submit(job):
-                jobs.append(job)
+                decision = Decision(False, "nightly", "off", "dreaming is off for this chat")
+            elif not read_state(root).changed and not self._upkeep(root, now):
+                decision = Decision(
+                    False, "nightly", "nightly", "no new notes since the last dream"
+                )
+            else:
+                job = DreamJob.configured(self.config, scope, root, origin="nightly")
+                if self.dreams.submit(job):
+                    jobs.append(job)
+                else:
+                    decision = Decision(False, "nightly", "busy", "a dream is already running")
+            self.triggers.record(root, decision, now)
         return jobs

@@ -71,13 +71,23 @@ class ScopeState:
     changes: int = 0  # how many times the notes changed, ever
     last_dream: DreamResult | None = None  # the last done or failed dream
     last_skip: DreamResult | None = None  # the last skipped one, if later
+    material: dict[str, int] = field(default_factory=dict)  # note/log sizes at the last dream
+    memory_digest: str = ""  # MEMORY.md's SHA-256 as the last dream left it
     extra: dict[str, Any] = field(default_factory=dict)  # keys other code keeps here
 
     @classmethod
     def parse(cls, data: Any) -> ScopeState:
         if not isinstance(data, dict):
             return cls()
-        known = {"dreaming", "changed", "changes", "last_dream", "last_skip"}
+        known = {
+            "dreaming",
+            "changed",
+            "changes",
+            "last_dream",
+            "last_skip",
+            "material",
+            "memory_digest",
+        }
         dreaming = data.get("dreaming")
         try:
             changes = max(0, int(data.get("changes", 0)))
@@ -89,6 +99,8 @@ class ScopeState:
             changes,
             DreamResult.parse(data.get("last_dream")),
             DreamResult.parse(data.get("last_skip")),
+            _sizes(data.get("material")),
+            str(data.get("memory_digest") or ""),
             {k: v for k, v in data.items() if k not in known},
         )
 
@@ -97,7 +109,14 @@ class ScopeState:
         data.update(dreaming=self.dreaming, changed=self.changed, changes=self.changes)
         data["last_dream"] = asdict(self.last_dream) if self.last_dream else None
         data["last_skip"] = asdict(self.last_skip) if self.last_skip else None
+        data.update(material=self.material, memory_digest=self.memory_digest)
         return json.dumps(data, ensure_ascii=False, indent=1)
+
+
+def _sizes(value: Any) -> dict[str, int]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): v for k, v in value.items() if isinstance(v, int) and v >= 0}
 
 
 def _path(root: MemoryRoot) -> Path:
@@ -160,8 +179,18 @@ def clear_changed(root: MemoryRoot, seen: int) -> None:
     update_state(root, change)
 
 
-def record_dream(root: MemoryRoot, report: DreamReport, when: datetime) -> None:
-    """Keep the counts of a finished dream: a skip apart from the last real result."""
+def record_dream(
+    root: MemoryRoot,
+    report: DreamReport,
+    when: datetime,
+    *,
+    material: dict[str, int] | None = None,
+    memory_digest: str = "",
+) -> None:
+    """Keep the counts of a finished dream: a skip apart from the last real result; for a
+    dream that ran or had nothing to do, the material it saw (``material``: note and log
+    sizes when it started) and the MEMORY.md it left (``memory_digest``), which the
+    triggers measure from."""
     result = DreamResult.of(report, when)
 
     def change(state: ScopeState) -> None:
@@ -169,5 +198,10 @@ def record_dream(root: MemoryRoot, report: DreamReport, when: datetime) -> None:
             state.last_skip = result
         else:
             state.last_dream, state.last_skip = result, None
+        if report.status != "failed":
+            if material is not None:
+                state.material = dict(material)
+            if memory_digest:
+                state.memory_digest = memory_digest
 
     update_state(root, change)

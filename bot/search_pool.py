@@ -53,6 +53,7 @@ class SearchPool:
         self._provider_tried = False
 
     def _settings(self) -> Any:
+        from memory.search.chunker import ChunkerConfig
         from memory.search.service import SearchSettings
 
         settings = SearchSettings(
@@ -62,6 +63,7 @@ class SearchPool:
             # Keyword search serves while vectors are computed in the background.
             background=True,
             timezone=self.config.timezone,
+            chunker=ChunkerConfig(sessions=self.config.memory_search_sessions),
         )
         if self.config.embedding_model:
             settings = dataclasses.replace(settings, openai_model=self.config.embedding_model)
@@ -160,6 +162,16 @@ class SearchPool:
         service, lock = self._open(root)
         with lock:
             return dict(service.status())
+
+    def discard(self, root: MemoryRoot) -> None:
+        """Close ``root``'s service (after ``forget`` removed its index, the next search
+        opens a fresh one)."""
+        with self._guard:
+            opened = self._services.pop(str(root.path), None)
+        if opened is not None:
+            service, lock = opened
+            with lock:
+                service.close()
 
     def close(self) -> None:
         with self._guard:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from bot.dream_worker import DreamWorker
     from bot.nightly import NightlyJob
     from bot.search_pool import SearchPool
+    from bot.trigger_watch import TriggerWatch
 
 
 @dataclass
@@ -28,6 +29,7 @@ class BotServices:
     conversations: Conversations  # sessions; flush and forget a chat's conversation
     dreams: DreamWorker
     nightly: NightlyJob
+    triggers: TriggerWatch  # the idle and pressure triggers, and every decision's record
     model: ChatModel | None
     clock: Callable[[], datetime]
     send: Callable[[Scope, str], None]  # the one way to message a chat unprompted

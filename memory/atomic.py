@@ -73,10 +73,18 @@ def file_lock(path: Path, *, blocking: bool = True) -> Iterator[None]:
 
 
 def locked_append(path: Path, text: str, *, lock: Path | None = None) -> None:
-    """Append ``text`` to ``path`` under a lock, in one write, flushed to disk."""
+    """Append ``text`` to ``path`` under a lock, in one write, flushed to disk. A last line
+    a killed writer left unterminated is ended first, so it alone is unreadable and the
+    lines appended now stay whole."""
+    data = text.encode("utf-8")
     with file_lock(lock or path.with_name(f".{path.name}.lock")):
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with open(path, "ab+") as handle:
+            end = handle.seek(0, os.SEEK_END)
+            if end and data.endswith(b"\n"):
+                handle.seek(end - 1)
+                if handle.read(1) != b"\n":
+                    data = b"\n" + data
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())

@@ -10,7 +10,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, cast, get_args
 
@@ -18,6 +18,7 @@ from memory.clock import now_in, zone
 from memory.config_file import load_config, text
 from memory.dream import DreamOptions, run_dream
 from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
+from memory.dream.tiers import TierSettings
 from memory.errors import MemoryEngineError, UsageError
 from memory.flush import flush_turns
 from memory.forget import apply_forget, plan_forget
@@ -199,6 +200,14 @@ def emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
 # -- commands ------------------------------------------------------------------------
 
 
+def _count(config: Mapping[str, Any], key: str, default: int, least: int) -> int:
+    """A whole-number config key (the bot's config checks the same bounds)."""
+    value = config.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise UsageError(f"config {key}: expected a whole number of at least {least}")
+    return value
+
+
 def cmd_dream(args: argparse.Namespace) -> int:
     from memory.dream.commands import thresholds_of
 
@@ -218,6 +227,12 @@ def cmd_dream(args: argparse.Namespace) -> int:
         args.dry_run,
         max_items,
         thresholds_of(args, config),
+        tiers=TierSettings(
+            _count(config, "dream_cold_days", 30, 1),
+            _count(config, "dream_hot_uses", 3, 0),
+            _count(config, "dream_hot_days", 14, 1),
+        ),
+        token_budget=_count(config, "memory_token_budget", 2000, 100),
     )
     model = model_of(config) if engine != "extractive" else None
     now = now_in(args.timezone or config.get("timezone"))

@@ -1,7 +1,7 @@
 """``forget``: delete every line that mentions a text, everywhere, history included.
 
-In daily notes a forgotten line becomes ``- [forgotten]`` so that line numbers, which
-other items cite, stay valid.
+In daily notes a forgotten line becomes ``- [forgotten]`` (in a session log, a turn whose
+content is ``[forgotten]``) so that line numbers, which other items cite, stay valid.
 
 The only operation that deletes what a user said. Plan first (what would go), then apply
 after the user confirms; the whole change is one atomic commit.
@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory import session_log
 from memory.atomic import file_lock
 from memory.daily_notes import note_lock, repair_note
 from memory.dream.short_term import FILE as SHORT_TERM
@@ -105,6 +107,7 @@ def plan_forget(root: MemoryRoot, text: str) -> ForgetPlan:
                 path == recalls and _recalls_forgotten(line, plan)
             ):
                 plan.matches.append((root.relative(path), number, line))
+    plan.matches += session_log.matching_lines(root, needle)
     return plan
 
 
@@ -129,6 +132,8 @@ def _lock_notes(
         if NOTE_NAME.match(path.name) and _is_daily_note(root, path):
             stack.enter_context(file_lock(note_lock(root, path)))
             repair_note(root, path)
+        elif session_log.is_session_path(relative):
+            stack.enter_context(file_lock(session_log.lock_path(root, path)))
         held.add(relative)
 
 
@@ -174,6 +179,12 @@ def apply_forget(root: MemoryRoot, plan: ForgetPlan, *, fault: Fault | None = No
         for relative in fresh.files:
             path = root.resolve(relative)
             drop = {n for p, n, _ in fresh.matches if p == relative}
+            if session_log.is_session_path(relative):  # tombstones keep the numbering
+                removed += len(drop)
+                text, size = session_log.forgotten_text(path, drop)
+                lock = session_log.lock_path(root, path)
+                txn.write_appendable(relative, text, size=size, lock=lock)
+                continue
             raw = path.read_bytes()
             content = raw.decode("utf-8")
             removed += len(drop)
@@ -195,4 +206,7 @@ def apply_forget(root: MemoryRoot, plan: ForgetPlan, *, fault: Fault | None = No
         _rehash_snapshots(root, txn, rewritten)
         if removed:
             txn.commit(fault)
+            # The search index is derived and may hold the forgotten words (in its tables
+            # and free pages): it goes, and the next search rebuilds it from the files.
+            shutil.rmtree(root.index_dir, ignore_errors=True)
         return removed

@@ -88,38 +88,54 @@ def _ensure_jieba() -> Any:
     return _tokenizer
 
 
+RUN_CACHE = 50_000  # Chinese runs whose cut is kept (a run recurs across lines and texts)
+_runs: dict[tuple[str, bool], tuple[str, ...]] = {}
+
+
+def _cut_runs(runs: list[str], *, for_search: bool) -> list[tuple[str, ...]]:
+    """jieba's words for each Chinese run. jieba cuts a run on its own, so a run's cut is
+    kept and a run seen before (in another line, or the same words in a reworded one) is not
+    cut again; the runs not seen are read from the dictionary in one prefetch."""
+    with _cut_lock:
+        missing = [run for run in dict.fromkeys(runs) if (run, for_search) not in _runs]
+        if missing:
+            tokenizer = _ensure_jieba()
+            if len(_runs) + len(missing) > RUN_CACHE:
+                _runs.clear()
+            if _lazy is not None:  # the entries a cut reads stay until it is done
+                _lazy.prefetch("\n".join(missing))  # a newline joins no word
+            for run in missing:
+                words = tokenizer.lcut_for_search(run) if for_search else tokenizer.lcut(run)
+                _runs[(run, for_search)] = tuple(w for w in words if w.strip())
+        return [_runs[(run, for_search)] for run in runs]
+
+
 def _cjk_words(run: str, *, for_search: bool) -> list[str]:
-    tokenizer = _ensure_jieba()
-    if _lazy is None:
-        words = tokenizer.lcut_for_search(run) if for_search else tokenizer.lcut(run)
-    else:
-        with _cut_lock:  # the entries a cut reads stay until it is done
-            _lazy.prefetch(run)
-            words = tokenizer.lcut_for_search(run) if for_search else tokenizer.lcut(run)
-    return [w for w in words if w.strip()]
+    return list(_cut_runs([run], for_search=for_search)[0])
 
 
 @lru_cache(maxsize=8192)
 def _tokens(text: str, for_search: bool) -> tuple[str, ...]:
-    if _lazy is not None or _tokenizer is None:
-        runs = _CJK.findall(text)
-        if runs:
-            _ensure_jieba()
-            if _lazy is not None:  # all of the text's runs in one pass (a newline joins no word)
-                with _cut_lock:
-                    _lazy.prefetch("\n".join(runs))
-    out: list[str] = []
+    pieces: list[str | list[str]] = []  # an ASCII word, or the Chinese runs between words
     for piece in _SPLIT.split(text):
         if not piece:
             continue
         if _ASCII_WORD.fullmatch(piece):
-            word = piece.lower()
-            out.append(word)
-            if for_search and any(c in word for c in "_.-:/@"):
-                out.extend(p for p in re.split(r"[_.\-:/@]+", word) if p)
+            pieces.append(piece)
+        else:
+            pieces.append(_CJK.findall(piece))
+    runs = [run for piece in pieces if isinstance(piece, list) for run in piece]
+    cuts = iter(_cut_runs(runs, for_search=for_search)) if runs else iter(())
+    out: list[str] = []
+    for piece in pieces:
+        if isinstance(piece, list):
+            for _ in piece:
+                out.extend(next(cuts))
             continue
-        for run in _CJK.findall(piece):
-            out.extend(_cjk_words(run, for_search=for_search))
+        word = piece.lower()
+        out.append(word)
+        if for_search and any(c in word for c in "_.-:/@"):
+            out.extend(p for p in re.split(r"[_.\-:/@]+", word) if p)
     return tuple(out)
 
 

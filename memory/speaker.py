@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _PREFIX = re.compile(
     r"^(?:\[[^\]]{1,20}\]\s*)?"
@@ -46,6 +47,7 @@ class Spoken:
         return self.speaker is not None and self.speaker.lower() in ASSISTANT_NAMES
 
 
+@lru_cache(maxsize=50_000)
 def split(text: str) -> Spoken:
     """``"用户说：你好呀"`` -> ``Spoken("用户", "你好呀")``; a label or prose stays whole."""
     match = _PREFIX.match(text.strip())

@@ -18,8 +18,10 @@ from bot.engine_messages import engine_text
 from bot.errors import StopPropagation
 from bot.i18n import Translator
 from bot.scope_state import dreaming_enabled, set_dreaming
+from bot.triggers import manual
 from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
+from memory.usage import record_uses, uses_of_hits
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, MessageReceived
 from plugins.status_text import dreaming_text, status_text
@@ -114,11 +116,13 @@ class CommandsPlugin(Plugin):
         job = DreamJob.configured(config, ctx.scope, ctx.root, days=days)
         if not self.services.dreams.submit(job):
             return tr.t("dream.busy")
+        self.services.triggers.record(ctx.root, manual(), ctx.now)
         return tr.t("dream.started", days=tr.t("count.day", n=days))
 
     def search(self, ctx: ChatContext, query: str) -> str:
         limit = int(self.config["search_results"])
         hits = self.services.search.search(ctx.root, query, limit=limit)
+        record_uses(ctx.root, uses_of_hits(ctx.root, hits), when=ctx.now, via="search")
         tr = ctx.lang
         if not hits:
             return tr.t("search.none", query=tr.quote(query))
@@ -143,7 +147,9 @@ class CommandsPlugin(Plugin):
                 return tr.t("forget.nothing_pending")
             if text.lower() == "cancel":
                 return tr.t("forget.cancelled")
+            self.services.search.discard(ctx.root)
             removed = apply_forget(ctx.root, pending[0])
+            self.services.search.discard(ctx.root)  # no search keeps the old index open
             turns = self.services.conversations.forget(ctx.scope, pending[0].text, apply=True)
             messages = tr.t("count.message", n=turns)
             said = tr.t("forget.done_said", messages=messages) if turns else ""

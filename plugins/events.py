@@ -34,6 +34,7 @@ class ChatContext:
     now: datetime
     lang: Translator  # the chat's language: every reply of the bot's own goes through it
     reply: str | None = None  # set by a plugin that answers the message itself
+    logged: str | None = None  # the message's session-log line ("sessions/DATE.jsonl#Ln")
 
     @property
     def scope(self) -> Scope:

@@ -34,6 +34,7 @@ class DreamingInfo:
     short_term: dict[str, int] = field(default_factory=dict)
     signals: dict[str, int] = field(default_factory=dict)
     promoted_today: int = 0
+    last_trigger: dict[str, Any] | None = None  # the last trigger decision (run or skip, why)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -68,7 +69,24 @@ def dreaming_info(services: BotServices, root: MemoryRoot) -> DreamingInfo:
         short_term=overview["short_term"],
         signals=overview["signals"],
         promoted_today=overview["promoted_today"],
+        last_trigger=_trigger(root),
     )
+
+
+def _trigger(root: MemoryRoot) -> dict[str, Any] | None:
+    from bot.trigger_watch import last_decision
+
+    recorded = last_decision(root)
+    if recorded is None:
+        return None
+    decision = recorded.decision
+    return {
+        "time": recorded.time,
+        "decision": "run" if decision.run else "skip",
+        "trigger": decision.trigger,
+        "gate": decision.gate,
+        "reason": decision.reason,
+    }
 
 
 def _after(a: str, b: str) -> bool:
@@ -116,6 +134,19 @@ def dreaming_text(services: BotServices, root: MemoryRoot, tr: Translator) -> st
         reason = engine_text(tr, skip.reason)
         lines.append(tr.t("dreaming.since", when=tr.datetime(skip.at), reason=reason))
     lines += phase_lines(info, tr)
+    if info.last_trigger:
+        t = info.last_trigger
+        decision = "run" if t["decision"] == "run" else "skip"
+        lines.append(
+            tr.t(
+                f"dreaming.trigger_{decision}",
+                when=tr.datetime(str(t["time"])),
+                trigger=tr.t(f"trigger.{t['trigger']}")
+                if tr.has(f"trigger.{t['trigger']}")
+                else t["trigger"],
+                reason=engine_text(tr, str(t["reason"])),
+            )
+        )
     return "\n".join(lines)
 
 

@@ -2,8 +2,10 @@
 
 Written together: MEMORY.md, the archive, the diary (with the story of the phases), the
 phase reports, the short-term store, the state (input hash, last results) and the undo
-snapshot. ``--dry-run`` stops before and returns the diff instead. After the commit a
-recall store with unreadable or expired lines is repaired under its writers' lock.
+snapshot, and in a dream cycle the day each cited line entered MEMORY.md (the tiers'
+``tiers.json``). ``--dry-run`` stops before and returns the diff instead. After the commit a
+recall store (and usage ledger) with unreadable or expired lines is repaired under its
+writers' lock.
 """
 
 from __future__ import annotations
@@ -11,26 +13,41 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 from memory.dream import diary, reports
+from memory.dream.budget import memory_tokens
 from memory.dream.context import DreamContext
 from memory.dream.inputs import input_hash
 from memory.dream.model import DreamReport, Proposal
+from memory.dream.session_source import cursor_path, used_source, window_digest
 from memory.dream.short_term import FILE as SHORT_TERM
 from memory.dream.short_term import ShortTerm, store_path, text_digest, write_store
 from memory.dream.state import append_event, stage_snapshot, state_text
+from memory.dream.upkeep import digest as upkeep_digest
+from memory.dream.upkeep import entered_text
+from memory.dream.upkeep import state_relative as upkeep_state
 from memory.memory_file import archive_entry, render_archive, render_memory
 from memory.provenance import strip_comments
 from memory.recall_store import KEEP_DAYS, RecallRead, repair
 from memory.textfile import read_text
 from memory.tokens import estimate_tokens
 from memory.transaction import Fault, Transaction
+from memory.usage import repair as repair_ledger
 
 
-def stores(recalls: RecallRead, short_term_digest: str) -> dict[str, str]:
-    """The digests of the two stores, part of a dream's input hash."""
-    return {"recalls": recalls.digest, "short_term": short_term_digest}
+def stores(
+    recalls: RecallRead, short_term_digest: str, upkeep: Sequence[str] = (), sessions: str = ""
+) -> dict[str, str]:
+    """The digests of the two stores, of the core's upkeep due (tier moves, the budget) and
+    of the window's session logs: part of a dream's input hash."""
+    return {
+        "recalls": recalls.digest,
+        "short_term": short_term_digest,
+        "upkeep": upkeep_digest(upkeep),
+        "sessions": sessions,
+    }
 
 
 def summary(report: DreamReport, stamp: str) -> dict[str, Any]:
@@ -70,6 +87,8 @@ def commit_cycle(
     root, options, inputs, now = ctx.root, ctx.options, ctx.inputs, ctx.now
     today = now.date()
     zh = diary.notes_language(inputs) == "zh"
+    new_memory = render_memory(inputs.memory, proposal.keep)
+    report.tokens = memory_tokens(new_memory)
     entry = diary.entry(inputs, proposal, report, now, options.days)
     told = reports.story(ctx, zh)
     report.diary = entry + (
@@ -77,7 +96,6 @@ def commit_cycle(
     )
     old_memory = "\n".join(inputs.lines["MEMORY.md"])
     old_memory += "\n" if old_memory else ""
-    new_memory = render_memory(inputs.memory, proposal.keep)
     old_archive = read_text(root.archive)
     entries = [archive_entry(item, reason, today) for item, reason in proposal.archive]
     new_archive = render_archive(old_archive, entries)
@@ -95,7 +113,10 @@ def commit_cycle(
         inputs, lines={**inputs.lines, "MEMORY.md": new_memory.splitlines()}
     )
     rendered = store.render()
-    digest = input_hash(after, report.engine, options, stores(ctx.recalls, text_digest(rendered)))
+    logs = window_digest(root, today, options.days)
+    digest = input_hash(
+        after, report.engine, options, stores(ctx.recalls, text_digest(rendered), (), logs)
+    )
     state = dict(state)
     state["last_success"] = {"time": stamp, "engine": report.engine, "hash": digest}
     state["last_run"] = summary(report, stamp)
@@ -117,6 +138,11 @@ def commit_cycle(
             text = reports.report(read_text(path), phase, today.isoformat(), ctx, zh)
             txn.write(root.relative(path), text)
     txn.write(root.relative(root.state_dir / "state.json"), state_text(state))
+    source = used_source(ctx.state.light.live.sources) if ctx.state.light else None
+    if source is not None and (source.logs or cursor_path(root).exists()):
+        txn.write(root.relative(cursor_path(root)), source.cursor_text())  # read this far
+    if ctx.tiers is not None:  # the day each line entered MEMORY.md
+        txn.write(upkeep_state(root), entered_text(proposal.keep, ctx.tiers.entered, today))
     txn.commit(fault)
     # MEMORY.md's estimated tokens after the dream, for the console's timeline (a report
     # that carries its own estimate overrides this one).
@@ -125,6 +151,8 @@ def commit_cycle(
     oldest = min((r.day for r in ctx.recalls.recalls), default=today)
     if ctx.recalls.bad_lines or (today - oldest).days > KEEP_DAYS:
         repair(root, today)
+    if ctx.tiers is not None and ctx.tiers.ledger.needs_repair(today):
+        repair_ledger(root, today)
     return report
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from memory.dream.model import DreamEngine, DreamInputs, DreamOptions, Proposal
 from memory.dream.short_term import ShortTerm
+from memory.dream.upkeep import TierView
 from memory.errors import MemoryEngineError
 from memory.llm import ChatModel
 from memory.paths import MemoryRoot
@@ -61,6 +62,7 @@ class DreamContext:
     state: DreamState = field(default_factory=DreamState)
     model: ChatModel | None = None  # the llm engine's model (REM words reflections with it)
     cancel: threading.Event | None = None
+    tiers: TierView | None = None  # the core's upkeep (tier moves, budget) reads this
     problems: list[str] = field(default_factory=list)  # reported in the diary and status
 
     def check(self) -> None:

@@ -11,6 +11,9 @@
    compete for the places left under the cap by score plus the engine's durability
    order. The overflow goes to the archive (unless it already holds every line).
    A promoted item holds at most 160 estimated tokens.
+5. Upkeep (:mod:`memory.dream.upkeep`): before the cap, cold prior items leave for the
+   archive and hot archive entries come first; after it, MEMORY.md is brought under its
+   token budget.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from memory.dream.scoring import (
 )
 from memory.dream.sections import section_for
 from memory.dream.similarity import near_duplicate
+from memory.dream.upkeep import fit_to_budget, move_tiers
 from memory.memory_file import MemoryItem, cited_lines
 from memory.paths import day_of
 from memory.provenance import ref_lines
@@ -126,7 +130,11 @@ class DeepPhase:
         proposal = ctx.engine.propose(inputs)
         ctx.check()
         order = self._order(ctx, light, inputs, proposal, promoted, decisions)
+        if ctx.tiers is not None:  # cold items out, hot archive entries back
+            order = move_tiers(ctx.tiers, inputs, proposal, order)
         admitted = admit(inputs, proposal, order)
+        if ctx.tiers is not None:  # under the token budget, never by deleting
+            fit_to_budget(ctx.tiers, inputs, admitted, ctx.options.token_budget)
         kept = set(admitted.keep)
         for key, item in list(decisions.promoted.items()):
             if item not in kept:

@@ -47,7 +47,11 @@ def entry(
         f"{_quote(i.text)} ← {n + 1} {'处' if zh else 'mentions'}" for i, n in proposal.merges
     )
     out.head("added", report.added)
-    out.items(_quote(i.text) for i in added)
+    back = {ref for item, _ in proposal.returned for ref in item.sources}
+    out.items(_quote(i.text) for i in added if not set(i.sources) <= back)
+    if proposal.returned:
+        out.head("returned", len(proposal.returned))
+        out.items(f"{_quote(i.text)} ({_moved(why, zh)})" for i, why in proposal.returned)
     if proposal.rewrites:
         out.head("reworded", len(proposal.rewrites))
         out.items(f"{_quote(old.text)} → {_quote(new.text)}" for old, new in proposal.rewrites)
@@ -57,7 +61,8 @@ def entry(
     for reason in sorted({r for _, r in proposal.archive}):
         name = ARCHIVE_REASONS.get(reason, (reason, reason))[0 if zh else 1]
         out.items(
-            f"{name}：{_quote(i.text)}" if zh else f"{name}: {_quote(i.text)}"
+            (f"{name}：{_quote(i.text)}" if zh else f"{name}: {_quote(i.text)}")
+            + (f" ({_moved(proposal.why[i], zh)})" if i in proposal.why else "")
             for i, r in proposal.archive
             if r == reason
         )
@@ -70,6 +75,8 @@ def entry(
         out.head("corrected", proposal.corrected)
     out.head("dropped", proposal.dropped)
     lines += out.lines
+    if proposal.fit is not None:
+        lines += ["", _budget_line(proposal, report, zh)]
     lines.append("")
     if zh:
         lines.append(f"现在 MEMORY.md 有 {report.items} 条记忆。")
@@ -81,6 +88,7 @@ def entry(
 
 LABELS = {
     "merged": ("合并", "Merged"),
+    "returned": ("从归档回到 MEMORY.md", "Back from the archive"),
     "added": ("新增", "Added"),
     "reworded": ("改写", "Reworded"),
     "superseded": ("被新说法取代", "Superseded"),
@@ -115,6 +123,8 @@ ARCHIVE_REASONS = {
     "merged": ("并入另一条", "merged"),
     "chatter": ("闲聊", "chatter"),
     "cold": ("久未使用", "cold"),
+    "budget": ("超出篇幅预算", "over the token budget"),
+    "tightened": ("精简前的原文", "tightened"),
 }
 REJECTION_REASONS = (
     ("cites a line that does not exist", "引用的行不存在"),
@@ -127,6 +137,45 @@ REJECTION_REASONS = (
     ("chatter, not a lasting fact", "闲聊，不是长期事实"),
     ("an older value beside its replacement", "旧值，已有新说法"),
 )
+
+
+def _moved(why: str, zh: bool) -> str:
+    """Why an item moved between the tiers, in the diary's language."""
+    if not zh:
+        return why
+    numbers = re.findall(r"\d{4}-\d{2}-\d{2}|\d+", why)
+    if why.startswith("used ") and len(numbers) >= 2:
+        return f"最近 {numbers[1]} 天用了 {numbers[0]} 次"
+    if why.startswith("no use") and len(numbers) >= 2:
+        return f"{numbers[0]} 天没有用到、查到或提起（自 {numbers[1]}）"
+    if why.startswith("over the budget"):
+        return f"超出预算；最近一次用到或提起是 {numbers[0]}" if numbers else "超出预算"
+    if why.startswith("tightened"):
+        quoted = re.findall(r"“[^”]*”", why)
+        return f"MEMORY.md 里精简为{quoted[0]}" if quoted else "已精简"
+    return why
+
+
+def _budget_line(proposal: Proposal, report: DreamReport, zh: bool) -> str:
+    fit = proposal.fit
+    assert fit is not None
+    share = round(100 * report.tokens / fit.budget) if fit.budget else 0
+    if zh:
+        line = f"篇幅：约 {report.tokens} 个估算 token，预算 {fit.budget}（{share}%）。"
+        if fit.moved:
+            line = (
+                f"MEMORY.md 约 {fit.before} 个估算 token，超出预算 {fit.budget}："
+                f"移入归档 {len(fit.demoted)} 条，精简 {len(fit.tightened)} 条；"
+                f"现在约 {report.tokens}（{share}%）。"
+            )
+        return line
+    if fit.moved:
+        return (
+            f"MEMORY.md held about {fit.before} estimated tokens, over its budget of "
+            f"{fit.budget}: {len(fit.demoted)} moved to the archive, {len(fit.tightened)} "
+            f"tightened; now about {report.tokens} ({share} %)."
+        )
+    return f"Size: about {report.tokens} estimated tokens of a budget of {fit.budget} ({share} %)."
 
 
 def _why(reason: str, zh: bool) -> str:

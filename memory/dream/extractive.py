@@ -14,7 +14,6 @@ exact item that left.
 
 from __future__ import annotations
 
-import heapq
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -29,7 +28,7 @@ from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.judge import dates, importance
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.relations import Said, core_words, replaces, same_fact, subject_of
-from memory.dream.judge.wording import reword
+from memory.dream.judge.wording import reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.similarity import features
 from memory.memory_file import MemoryItem, cited_lines
@@ -54,8 +53,11 @@ class Statement:
     prior: MemoryItem | None = None
     judgement: Judgement | None = None
     vector: np.ndarray | None = None
+    row: int = -1  # the vector's row in the engine's matrix (-1: none)
+    judged: str = ""  # what the classifier and the embeddings read (the text, dates unresolved)
     subject: str = "user"
     due: date | None = None  # the last day a dated plan names
+    ahead: bool = False  # it names a day after its own (a plan, not what happened)
 
     @property
     def kind(self) -> str:
@@ -65,8 +67,13 @@ class Statement:
     def chatter(self) -> float:
         return self.judgement.chatter if self.judgement else 0.0
 
+    _said: Said | None = None
+
     def said(self) -> Said:
-        return Said(self.text, self.subject, self.kind, self.due is not None)
+        """What the pair judgements read (made once: subject, kind and date are set by then)."""
+        if self._said is None:
+            self._said = Said(self.text, self.subject, self.kind, self.ahead)
+        return self._said
 
 
 @dataclass
@@ -75,10 +82,11 @@ class Cluster:
     superseded_by: Cluster | None = None
 
     _head: Statement | None = None
+    _refs: tuple[SourceRef, ...] | None = None
 
     def add(self, st: Statement) -> None:
         self.members.append(st)
-        self._head = None
+        self._head = self._refs = None
 
     @property
     def priors(self) -> list[MemoryItem]:
@@ -114,7 +122,9 @@ class Cluster:
 
     @property
     def refs(self) -> tuple[SourceRef, ...]:
-        return compress_refs(ref for s in self.members for ref in s.refs)
+        if self._refs is None:
+            self._refs = compress_refs(ref for s in self.members for ref in s.refs)
+        return self._refs
 
 
 def day_of(refs: tuple[SourceRef, ...], default: date) -> date:
@@ -136,6 +146,7 @@ class ExtractiveEngine:
         self.embeddings = embeddings
         self._check: Callable[[], None] = lambda: None
         self.cache: EmbeddingCache | None = None
+        self._matrix: np.ndarray | None = None  # the statements' vectors, one row a text
 
     def propose(self, inputs: DreamInputs) -> Proposal:
         self._check = inputs.check  # the dream's stop request, asked in the long loops
@@ -183,7 +194,7 @@ class ExtractiveEngine:
         for prior in chatter_priors:
             proposal.archive.append((prior, "chatter"))
         if self.cache is not None:
-            self.cache.save(keep=[s.text for s in statements])
+            self.cache.save(keep=[s.judged for s in statements])
         return proposal
 
     # -- steps -----------------------------------------------------------------------
@@ -194,6 +205,7 @@ class ExtractiveEngine:
             day = day_of(item.sources, inputs.today)
             st = Statement(item.text, item.sources, day, order, item)
             st.due = _due(item.text, day, relative_only=False)
+            st.ahead = _ahead(item.text, day)
             out.append(st)
         names = frozenset(
             s
@@ -210,21 +222,30 @@ class ExtractiveEngine:
             if is_noise(line.text):
                 dropped += 1
                 continue
-            text = reword(split(line.text), line.day)
+            spoken = split(line.text)
+            text = reword(spoken, line.day)
             if not text.strip():
                 dropped += 1
                 continue
             st = Statement(text, (SourceRef(line.path, line.line, line.line),), line.day, 0)
+            st.judged = worded(spoken)
             st.order = base + line.line
-            st.due = _due(split(line.text).body, line.day, relative_only=False)
+            st.due = _due(spoken.body, line.day, relative_only=False)
+            st.ahead = _ahead(spoken.body, line.day)
             out.append(st)
+        # An item written from a note line is judged as that line is (its wording is
+        # already classified and embedded); an item worded otherwise, as it reads.
+        wording = {st.text: st.judged for st in out if st.prior is None}
         for st in out:
             st.subject = subject_of(st.text, names)
+            st.judged = st.judged or wording.get(st.text, st.text)
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
 
     def _judge(self, statements: list[Statement], inputs: DreamInputs) -> None:
-        texts = sorted({s.text for s in statements})
+        """Classify (and embed) each distinct wording once: a line repeated on many days,
+        its dates resolved differently each day, is read once."""
+        texts = sorted({s.judged for s in statements})
         vectors = None
         if self.embeddings and inputs.state_dir is not None:
             self.cache = open_cache(inputs.state_dir)
@@ -232,10 +253,12 @@ class ExtractiveEngine:
                 vectors = self.cache.embed(texts)
         judged = classify(texts, vectors)
         by_text = dict(zip(texts, judged, strict=True))
-        rows = dict(zip(texts, vectors, strict=True)) if vectors is not None else {}
+        self._matrix = vectors
+        rows = {text: i for i, text in enumerate(texts)} if vectors is not None else {}
         for st in statements:
-            st.judgement = by_text[st.text]
-            st.vector = rows.get(st.text)
+            st.judgement = by_text[st.judged]
+            st.row = rows.get(st.judged, -1)
+            st.vector = vectors[st.row] if vectors is not None and st.row >= 0 else None
 
     def _cluster(
         self, statements: list[Statement], handwritten: list[str]
@@ -245,14 +268,18 @@ class ExtractiveEngine:
         clusters: list[Cluster] = []
         by_ref: dict[tuple[str, int], Cluster] = {}
         by_text: dict[str, Cluster] = {}
-        index: dict[str, list[int]] = defaultdict(list)
+        index: dict[tuple[str, str], list[int]] = defaultdict(list)
         vectors: dict[str, tuple[list[int], np.ndarray | None]] = {}
+        by_hand: dict[str, bool] = {}
         merged = folded = 0
         for st in statements:
             self._check()
-            if st.prior is None and any(near_duplicate(st.text, h) for h in handwritten):
-                folded += 1
-                continue
+            if st.prior is None and handwritten:
+                if st.text not in by_hand:
+                    by_hand[st.text] = any(near_duplicate(st.text, h) for h in handwritten)
+                if by_hand[st.text]:
+                    folded += 1
+                    continue
             home = next(
                 (by_ref[(r.path, n)] for r in st.refs for n in r.lines() if (r.path, n) in by_ref),
                 None,
@@ -266,7 +293,7 @@ class ExtractiveEngine:
                 clusters.append(home)
                 cid = len(clusters) - 1
                 for token in sorted(_tokens(st.text)):
-                    index[token].append(cid)
+                    index[(st.subject, token)].append(cid)
                 if st.vector is not None:
                     _append(vectors, st.subject, cid, st.vector)
             home.add(st)
@@ -280,35 +307,46 @@ class ExtractiveEngine:
         self,
         st: Statement,
         clusters: list[Cluster],
-        index: dict[str, list[int]],
+        index: dict[tuple[str, str], list[int]],
         vectors: dict[str, tuple[list[int], np.ndarray | None]],
     ) -> Cluster | None:
+        """The cluster ``st`` restates, among those of its subject (no other can be the same
+        fact): the ones sharing the most words, and the nearest by embedding. Each distinct
+        wording among their latest members is judged once."""
         counts: Counter[int] = Counter()
         for token in _tokens(st.text):
-            postings = index.get(token)
+            postings = index.get((st.subject, token))
             if postings and len(postings) < COMMON_TOKEN:
                 counts.update(postings)
-        candidates = [
-            cid
-            for cid, _ in heapq.nsmallest(
-                CANDIDATES_PER_LOOKUP, counts.items(), key=lambda kv: (-kv[1], kv[0])
-            )
-        ]
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        candidates = [cid for cid, _ in ranked[:CANDIDATES_PER_LOOKUP]]
         if st.vector is not None:  # paraphrases and the other language share few words
             ids, matrix = vectors.get(st.subject, ([], None))
             if ids and matrix is not None:
                 sims = matrix[: len(ids)] @ st.vector
                 best = np.argsort(-sims, kind="stable")[:4]
-                candidates += [ids[i] for i in best if ids[i] not in candidates]
+                taken = set(candidates)
+                candidates += [ids[i] for i in best if ids[i] not in taken]
         said = st.said()
+        pairs: list[tuple[Cluster, Statement]] = []
+        judged: set[str] = set()
         for cid in candidates:
-            cluster = clusters[cid]
-            for member in cluster.members[-3:]:
-                cosine = None
-                if st.vector is not None and member.vector is not None:
-                    cosine = float(member.vector @ st.vector)
-                if same_fact(member.said(), said, cosine):
-                    return cluster
+            for member in clusters[cid].members[-3:]:
+                if member.text not in judged:
+                    judged.add(member.text)
+                    pairs.append((clusters[cid], member))
+        members = [m for _, m in pairs]
+        cosines: list[float | None] = [None] * len(members)
+        if st.vector is not None and self._matrix is not None:
+            where = [i for i, m in enumerate(members) if m.row >= 0]
+            if where:
+                rows = [members[i].row for i in where]
+                sims = self._matrix[rows] @ st.vector
+                for i, value in zip(where, sims.tolist(), strict=True):
+                    cosines[i] = value
+        for (cluster, member), cosine in zip(pairs, cosines, strict=True):
+            if same_fact(member.said(), said, cosine):
+                return cluster
         return None
 
     def _supersede(self, clusters: list[Cluster]) -> list[Cluster]:
@@ -400,6 +438,11 @@ def _append(
 def _due(text: str, day: date, *, relative_only: bool) -> date | None:
     spans = [s for s in dates.find(text, day) if s.relative or not relative_only]
     return dates.latest(spans, day)
+
+
+def _ahead(text: str, day: date) -> bool:
+    """Whether ``text`` names a day that begins after ``day`` ("下周三", not "这周搬家了")."""
+    return any(span.first > day for span in dates.find(text, day))
 
 
 def _scope_is_chinese(inputs: DreamInputs) -> bool:

@@ -1,8 +1,10 @@
 """The grounding verifier: a generated item must cite existing lines that support it.
 
-Support is measured as the share of the item's content words (jieba-segmented) and, for
-Chinese, of its character pairs, found in the cited lines; digits in the item must occur
-in the sources. An optional embedding similarity rescues paraphrases that share fewer words.
+A cited line is a daily-note bullet or a session-log turn (``sessions/DATE.jsonl#Ln``: what
+its speaker said). Support is measured as the share of the item's content words
+(jieba-segmented) and, for Chinese, of its character pairs, found in the cited lines; digits
+in the item must occur in the sources. An optional embedding similarity rescues paraphrases
+that share fewer words.
 Pure functions over the dream's inputs; nothing here does I/O.
 """
 
@@ -16,6 +18,7 @@ from memory.dream.judge.dates import find
 from memory.dream.model import DreamInputs
 from memory.provenance import SourceRef, strip_comments
 from memory.segment import content_words
+from memory.session_log import is_session_path, statement
 
 SUPPORT_THRESHOLD = 0.6
 EMBEDDING_RESCUE = (0.4, 0.86)  # (minimum word support, minimum cosine similarity)
@@ -46,10 +49,13 @@ def cited_text(refs: Sequence[SourceRef], inputs: DreamInputs) -> tuple[list[str
         lines = inputs.lines.get(ref.path)
         if lines is None:
             return [], f"cites a file that is not among the inputs: {ref}"
+        session = is_session_path(ref.path)
         for number in ref.lines():
-            if number > len(lines) or not lines[number - 1].strip():
+            raw = lines[number - 1] if number <= len(lines) else ""
+            said = statement(raw) if session else raw.strip()
+            if not said:
                 return [], f"cites a line that does not exist: {ref.path}#L{number}"
-            texts.append(strip_comments(_BULLET_PREFIX.sub("", lines[number - 1])))
+            texts.append(said if session else strip_comments(_BULLET_PREFIX.sub("", raw)))
     return texts, None
 
 

@@ -11,7 +11,6 @@ was edited or forgotten since it was staged is ``rejected`` (rehydration), one u
 
 from __future__ import annotations
 
-import heapq
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -77,7 +76,7 @@ def group_restatements(
     """Restatements grouped (oldest first); the number of lines folded into a group."""
     groups: list[Group] = []
     by_text: dict[str, Group] = {}
-    index: dict[str, list[int]] = defaultdict(list)
+    index: dict[tuple[str, str], list[int]] = defaultdict(list)
     merged = 0
     for number, line in enumerate(lines):
         if number % CHECK_EVERY == 0:
@@ -86,8 +85,9 @@ def group_restatements(
         if home is None:
             home = Group()
             groups.append(home)
+            subject = judge.said(judged(line.text)).subject
             for key in sorted(blocking_keys(judged(line.text))):
-                index[key].append(len(groups) - 1)
+                index[(subject, key)].append(len(groups) - 1)
         else:
             merged += 1
         home.add(line)
@@ -96,20 +96,33 @@ def group_restatements(
 
 
 def _similar(
-    line: NoteLine, groups: list[Group], index: dict[str, list[int]], judge: TextJudge
+    line: NoteLine,
+    groups: list[Group],
+    index: dict[tuple[str, str], list[int]],
+    judge: TextJudge,
 ) -> Group | None:
+    """The group ``line`` restates, among those of its subject (another subject's is never
+    the same fact), each distinct wording judged once."""
+    text = judged(line.text)
+    subject = judge.said(text).subject
     counts: Counter[int] = Counter()
-    for key in blocking_keys(judged(line.text)):
-        postings = index.get(key)
+    for key in blocking_keys(text):
+        postings = index.get((subject, key))
         if postings and len(postings) < COMMON_KEY:
             counts.update(postings)
     # Two restatements share at least two words or three character pairs (same_fact asks
     # 85 % of the smaller side's, which has at least two or three): fewer is never one.
     shared = [(number, n) for number, n in counts.items() if n >= 2]
-    for number, _ in heapq.nsmallest(CANDIDATES_PER_LOOKUP, shared, key=lambda kv: (-kv[1], kv[0])):
+    shared.sort(key=lambda kv: (-kv[1], kv[0]))
+    seen: set[str] = set()
+    for number, _ in shared[:CANDIDATES_PER_LOOKUP]:
         group = groups[number]
-        if any(judge.same_fact(judged(m.text), judged(line.text)) for m in group.lines[-3:]):
-            return group
+        for member in group.lines[-3:]:
+            wording = judged(member.text)
+            if wording not in seen:
+                seen.add(wording)
+                if judge.same_fact(wording, text):
+                    return group
     return None
 
 

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from memory.daily_notes import NoteLine
+from memory.dream.budget import Fit
 from memory.dream.scoring import Thresholds
+from memory.dream.tiers import TierSettings
 from memory.memory_file import MemoryDoc, MemoryItem, cited_lines
 from memory.provenance import ref_lines
 
@@ -25,6 +27,8 @@ class DreamOptions:
     dry_run: bool = False
     max_items: int = 30
     thresholds: Thresholds = field(default_factory=Thresholds)
+    tiers: TierSettings = field(default_factory=TierSettings)
+    token_budget: int = 2000  # MEMORY.md's budget in estimated tokens
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,9 @@ class Proposal:
     rewrites: list[tuple[MemoryItem, MemoryItem]] = field(default_factory=list)  # (old, new)
     corrected: int = 0  # model items the post-checks corrected or rejected
     model_diary: str = ""
+    returned: list[tuple[MemoryItem, str]] = field(default_factory=list)  # (item, why) hot
+    why: dict[MemoryItem, str] = field(default_factory=dict)  # why an item moved (the diary)
+    fit: Fit | None = None  # the token budget's work (after the cap)
 
 
 class DreamEngine(Protocol):
@@ -105,6 +112,8 @@ class DreamReport:
     superseded: int = 0
     archived: int = 0
     rejected: int = 0
+    returned: int = 0  # archive entries back in MEMORY.md (hot)
+    tokens: int = 0  # MEMORY.md's estimated tokens after the dream
     diary: str = ""
     phases: PhaseCounts = field(default_factory=PhaseCounts)
     diff: str = ""  # --dry-run only

@@ -13,6 +13,7 @@ from memory.dream.light import LightPhase
 from memory.dream.llm_engine import LLMEngine
 from memory.dream.model import DreamEngine, DreamOptions
 from memory.dream.rem import Reflect, RemPhase
+from memory.dream.session_source import session_source
 from memory.errors import UsageError
 from memory.llm import ChatModel
 
@@ -36,9 +37,9 @@ ENGINE_CHOICES = ("auto", *ENGINES)
 
 
 def evidence_sources(ctx: DreamContext) -> list[EvidenceSource]:
-    """What the light phase reads: the window's daily notes (a session-log source, reading
-    ``<root>/sessions/`` for the same window, goes here beside them)."""
-    return [DailyNotes(ctx.inputs.notes)]
+    """What the light phase reads: the window's daily notes, and the session logs of the
+    same window from their cursors on (with the lines live candidates cite)."""
+    return [DailyNotes(ctx.inputs.notes), session_source(ctx)]
 
 
 def phases() -> list[Phase]:

@@ -24,8 +24,10 @@ from memory.dream.model import (
     new_items,
 )
 from memory.dream.registry import ENGINE_CHOICES, choose_engine, phases
+from memory.dream.session_source import window_digest
 from memory.dream.short_term import load_short_term
 from memory.dream.state import append_event, load_state, root_lock, save_state
+from memory.dream.upkeep import TierView, upkeep_due
 from memory.errors import DreamRefused, ModelError, UsageError
 from memory.llm import ChatModel
 from memory.memory_file import cited_lines
@@ -78,6 +80,7 @@ def run_dream(
     engine = choose_engine(options, model, similarity)
     with root_lock(root):
         ctx = open_context(root, options, now, engine, model=model, cancel=cancel)
+        ctx.tiers = TierView.read(root, options.tiers, now.date(), ctx.recalls.recalls)
         return _dream(ctx, fault)
 
 
@@ -107,14 +110,22 @@ def open_context(
     return ctx
 
 
+def _due(ctx: DreamContext) -> list[str]:
+    """The core's upkeep due today (tier moves, the budget): none outside a dream cycle."""
+    if ctx.tiers is None:
+        return []
+    return upkeep_due(ctx.tiers, ctx.inputs, ctx.options.token_budget)
+
+
 def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:
     root, options, inputs = ctx.root, ctx.options, ctx.inputs
     report = DreamReport(status="skipped", engine=ctx.engine.name)
     state = load_state(root)
-    digest = input_hash(
-        inputs, ctx.engine.name, options, stores(ctx.recalls, ctx.short_term.loaded_digest)
-    )
-    if not inputs.notes:
+    due = _due(ctx)
+    logs = window_digest(root, ctx.now.date(), options.days)
+    store_digests = stores(ctx.recalls, ctx.short_term.loaded_digest, due, logs)
+    digest = input_hash(inputs, ctx.engine.name, options, store_digests)
+    if not inputs.notes and not due and not logs:
         report.reason = f"no daily notes in the last {options.days} day(s)"
     elif not options.force and state.get("last_success", {}).get("hash") == digest:
         when = state["last_success"].get("time", "?")
@@ -150,11 +161,14 @@ def fill_report(report: DreamReport, ctx: DreamContext, proposal: Proposal) -> N
     inputs = ctx.inputs
     report.status = "done"
     report.items = len(inputs.handwritten) + len(proposal.keep)
-    report.added = len(new_items(inputs.prior, proposal.keep))
     report.merged = proposal.merged
     report.superseded = len(proposal.superseded)
     report.archived = len(proposal.archive)
     report.rejected = len(proposal.rejected)
+    report.returned = len(proposal.returned)
+    back = cited_lines(item for item, _ in proposal.returned)  # not new: back from the archive
+    fresh = new_items(inputs.prior, proposal.keep)
+    report.added = sum(1 for i in fresh if not ref_lines(i.sources) <= back)
     light, rem, deep = ctx.state.light, ctx.state.rem, ctx.state.deep
     if light is not None:
         report.phases.light = {"candidates": len(light.candidates), "staged": light.staged}

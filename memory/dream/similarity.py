@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from memory.overlap import containment, jaccard
 from memory.segment import content_words
@@ -53,6 +53,9 @@ FAMILIES: dict[str, list[str]] = {
     "phone": "手机 电话 号码 phone number iphone android".split(),
 }
 _FAMILY_OF = {word: name for name, words in FAMILIES.items() for word in words}
+# Chinese family words of two or more characters, found inside the text (jieba may cut
+# "改喝拿铁" so that 拿铁 is no word of its own).
+_CJK_FAMILY_WORDS = tuple(w for w in _FAMILY_OF if not w.isascii() and len(w) > 1)
 
 KIND_PATTERNS: dict[str, re.Pattern[str]] = {
     "preference": re.compile(
@@ -92,15 +95,26 @@ KIND_ORDER = ("preference", "person", "decision", "lesson", "fact", "other")
 
 @dataclass(frozen=True)
 class Features:
-    """What the dream needs to know of one statement, computed once."""
+    """What the dream needs to know of one statement, computed once (what only a
+    supersession test asks, when first asked)."""
 
+    text: str
     words: frozenset[str]
     grams: frozenset[str]
-    negated: bool
     change: bool
-    exclusive: bool
     families: frozenset[str]
-    kind: str
+
+    @cached_property
+    def negated(self) -> bool:
+        return bool(NEGATION.search(self.text))
+
+    @cached_property
+    def exclusive(self) -> bool:
+        return bool(EXCLUSIVE.search(self.text))
+
+    @cached_property
+    def kind(self) -> str:
+        return next((k for k in KIND_ORDER[:-1] if KIND_PATTERNS[k].search(self.text)), "other")
 
 
 def _bigrams(text: str) -> set[str]:
@@ -123,18 +137,13 @@ DISCOURSE = frozenset(
 def features(text: str) -> Features:
     words = frozenset(content_words(text)) - DISCOURSE
     families = frozenset(_FAMILY_OF[w] for w in words if w in _FAMILY_OF)
-    families |= frozenset(
-        _FAMILY_OF[w] for w in _FAMILY_OF if not w.isascii() and len(w) > 1 and w in text
-    )
-    kind = next((k for k in KIND_ORDER[:-1] if KIND_PATTERNS[k].search(text)), "other")
+    families |= frozenset(_FAMILY_OF[w] for w in _CJK_FAMILY_WORDS if w in text)
     return Features(
+        text=text,
         words=words,
         grams=frozenset(_bigrams(text)) | frozenset(w for w in words if w.isascii()),
-        negated=bool(NEGATION.search(text)),
         change=bool(CHANGE.search(text)),
-        exclusive=bool(EXCLUSIVE.search(text)),
         families=families,
-        kind=kind,
     )
 
 
@@ -197,9 +206,7 @@ def negation_conflict(a: str, b: str) -> bool:
             if term in negated_terms(other):
                 continue
             if term and (
-                term in lowered
-                if not term.isascii()
-                else re.search(rf"\b{re.escape(term)}\b", lowered)
+                term in lowered if not term.isascii() else _whole_word(term).search(lowered)
             ):
                 return True
     return False
@@ -259,8 +266,13 @@ def affirmed_values(text: str) -> frozenset[str]:
 
 def _mentions(lowered: str, word: str) -> bool:
     if word.isascii():
-        return re.search(rf"\b{re.escape(word)}\b", lowered) is not None
+        return word in lowered and _whole_word(word).search(lowered) is not None
     return word in lowered
+
+
+@lru_cache(maxsize=4096)
+def _whole_word(word: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{re.escape(word)}\b")
 
 
 def _marker_words(text: str) -> frozenset[str]:

@@ -49,6 +49,7 @@ class ChunkerConfig:
     dialogue_lines: int = 3
     max_chars: int = 520
     overlap: int = 0
+    sessions: bool = True  # session logs (``sessions/*.jsonl``) are indexed, a turn a chunk
 
 
 def is_turn(line: str) -> bool:
@@ -95,6 +96,10 @@ def _max_importance(values: list[float | None]) -> float | None:
 def chunk_text(path: str, text: str, config: ChunkerConfig | None = None) -> list[Chunk]:
     """Chunks of one file's text; ``path`` is stored as given (root-relative)."""
     cfg = config or ChunkerConfig()
+    if path.endswith(".jsonl"):
+        from memory.search.session_chunks import session_chunks
+
+        return session_chunks(path, text, cfg)
     per_item = path in ITEM_FILES
     bullets_only = path in BULLETS_ONLY
     chunks: list[Chunk] = []

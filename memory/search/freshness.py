@@ -8,7 +8,8 @@ A full scan (every indexable file stat-ed) runs when the index opens and then at
   deleting or renaming a file changes its folder's mtime, and atomic writes (the dream,
   ``forget``, most editors) are renames; a changed folder brings the full scan forward;
 - the *hot* files, where appends land: ``MEMORY.md``, the archive, today's and
-  yesterday's notes (in the scope's zone) and the ``hot_files`` most recently modified.
+  yesterday's notes and session logs (in the scope's zone) and the ``hot_files`` most
+  recently modified.
 
 So a line appended to today's note, or any file written by a rename, is seen by the very
 next search; an in-place edit of an old note (some editors) within ``full_scan_seconds``.
@@ -29,6 +30,7 @@ from memory.search.indexer import FileEntry, scan, stat_file
 from memory.search.store import FileRow
 
 ALWAYS_HOT = ("MEMORY.md", "memory/archive.md")
+DATED = (("memory", "md"), ("sessions", "jsonl"))  # today's note and session log are hot
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,8 @@ class Freshness:
             return Plan(entries, [p for p in known if p not in seen], True)
         entries, gone = [], []
         today = clock.now_in(self.timezone).date()
-        days = [f"memory/{(today - timedelta(days=n)).isoformat()}.md" for n in (0, 1)]
+        recent = [(today - timedelta(days=n)).isoformat() for n in (0, 1)]
+        days = [f"{folder}/{day}.{ext}" for day in recent for folder, ext in DATED]
         for relative in dict.fromkeys([*days, *(self._hot or ALWAYS_HOT)]):
             entry = stat_file(self.root, relative)
             if entry is not None:

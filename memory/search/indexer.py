@@ -2,7 +2,8 @@
 
 Indexed: ``<root>/MEMORY.md`` and the markdown files under ``<root>/memory/`` except the
 dream diaries (``memory/dreams/``), the phase reports (``memory/dreaming/``) and
-dot-folders. Nothing else under the root (other chats' roots live in ``<root>/scopes/``).
+dot-folders, and the session logs ``<root>/sessions/YYYY-MM-DD.jsonl``. Nothing else under
+the root (other chats' roots live in ``<root>/scopes/``).
 
 :func:`sync_entries` brings the given files in line: a file whose size and mtime are
 unchanged is skipped unread, one whose content hash is unchanged only has its stat
@@ -26,6 +27,8 @@ from memory.paths import MemoryRoot
 from memory.search.chunker import Chunk, ChunkerConfig, chunk_text
 from memory.search.keyword_index import KeywordIndex
 from memory.search.store import FileRow, Store, StoredChunk, text_hash
+from memory.session_log import FOLDER as SESSIONS
+from memory.session_log import is_session_path
 
 SKIPPED_DIRS = ("memory/dreams", "memory/dreaming")
 
@@ -73,6 +76,15 @@ def scan(root: MemoryRoot, dirs: dict[str, int] | None = None) -> list[FileEntry
         found.append(entry)
     if root.notes_dir.is_dir() and not root.notes_dir.is_symlink():
         _scan(root, root.notes_dir, "memory/", found, seen_dirs)
+    sessions = root.path / SESSIONS
+    if sessions.is_dir() and not sessions.is_symlink():
+        seen_dirs[str(sessions)] = os.stat(sessions).st_mtime_ns
+        with os.scandir(sessions) as entries:
+            for item in entries:
+                relative = f"{SESSIONS}/{item.name}"
+                if is_session_path(relative) and item.is_file(follow_symlinks=False):
+                    info = item.stat()
+                    found.append(FileEntry(relative, item.path, info.st_size, info.st_mtime_ns))
     if dirs is not None:
         dirs.update(seen_dirs)
     return sorted(found, key=lambda e: e.relative)

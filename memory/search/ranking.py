@@ -17,7 +17,7 @@ from memory.overlap import jaccard
 HALF_LIFE_DAYS = 30.0
 DEFAULT_MIN_SCORE = 0.35  # the one default minimum score of every search surface
 CORE_PATH = "MEMORY.md"
-_DATED = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})\.md$")
+_DATED = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})\.(?:md|jsonl)$")
 
 
 def fts5_idf(total_docs: int, docs_with_term: int) -> float:
@@ -133,9 +133,10 @@ def reciprocal_ranks(rankings: Sequence[Sequence[int]], k: int = 60) -> dict[int
 
 
 def note_date(path: str) -> date | None:
-    """The date of a daily note ``memory/YYYY-MM-DD.md``; ``None`` for evergreen files."""
+    """The date of a daily note ``memory/YYYY-MM-DD.md`` or a session log
+    ``sessions/YYYY-MM-DD.jsonl``; ``None`` for evergreen files."""
     match = _DATED.search(path)
-    if not match or not path.startswith("memory/") or path.count("/") != 1:
+    if not match or not path.startswith(("memory/", "sessions/")) or path.count("/") != 1:
         return None
     try:
         return date(*map(int, match.groups()))

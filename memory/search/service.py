@@ -140,6 +140,7 @@ class MemorySearch:
         )
         c = self.settings.chunker
         chunks = f"{CHUNKER_VERSION}-{c.max_lines}-{c.dialogue_lines}-{c.max_chars}-{c.overlap}"
+        chunks += "" if c.sessions else "-nosessions"
         self._signature = f"{SCHEMA_VERSION}/{TOKENIZER_VERSION}/{segmenter_id()}/chunks-{chunks}"
         self.last_used = time.monotonic()
         self._archive_key: tuple[int, int] | None = None

@@ -15,6 +15,7 @@ from memory.provenance import strip_comments
 from memory.search.indexer import indexable_files
 from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.search.service import MemorySearch
+from memory.session_log import display_line, is_session_path
 
 MAX_GET_LINES = 200
 
@@ -24,8 +25,9 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
         "function": {
             "name": "memory_search",
             "description": (
-                "Search long-term memory (MEMORY.md and daily notes) for facts, preferences, "
-                "past events and decisions. Returns snippets with file path and line numbers."
+                "Search long-term memory (MEMORY.md, daily notes and the log of what was said) "
+                "for facts, preferences, past events and decisions. Returns snippets with file "
+                "path and line numbers."
             ),
             "parameters": {
                 "type": "object",
@@ -47,8 +49,8 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
         "function": {
             "name": "memory_get",
             "description": (
-                "Read lines of a memory file (MEMORY.md or memory/*.md), e.g. around a "
-                "memory_search hit."
+                "Read lines of a memory file (MEMORY.md, memory/*.md or a session log "
+                "sessions/*.jsonl), e.g. around a memory_search hit."
             ),
             "parameters": {
                 "type": "object",
@@ -85,8 +87,8 @@ def memory_search(
 def readable_path(root: MemoryRoot, path: str) -> str:
     """The root-relative path ``memory_get`` may serve; raises ``PathOutsideRoot`` otherwise.
 
-    Allowed: ``MEMORY.md`` and markdown files under ``memory/`` outside dot-folders (the
-    dream diaries are readable too: they are the user's to see).
+    Allowed: ``MEMORY.md``, markdown files under ``memory/`` outside dot-folders (the
+    dream diaries are readable too: they are the user's to see) and the session logs.
     """
     resolved = root.resolve(path.strip())
     relative = root.relative(resolved)
@@ -95,7 +97,8 @@ def readable_path(root: MemoryRoot, path: str) -> str:
         allowed |= {root.relative(p) for p in root.diary_dir.glob("*.md") if root.contains(p)}
     if relative not in allowed:
         raise PathOutsideRoot(
-            f"not a memory file: {path} (only MEMORY.md and memory/*.md can be read)"
+            f"not a memory file: {path} (only MEMORY.md, memory/*.md and sessions/*.jsonl "
+            "can be read)"
         )
     return relative
 
@@ -119,5 +122,8 @@ def memory_get(
         "start_line": first,
         "end_line": first + len(chosen) - 1 if chosen else first - 1,
         "total_lines": len(lines),
-        "text": "\n".join(strip_comments(line) for line in chosen),
+        "text": "\n".join(
+            display_line(line) if is_session_path(relative) else strip_comments(line)
+            for line in chosen
+        ),
     }

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from mem_support import NOW, at, bullets, copy_root, generated, note, read, tree
 
 from memory.dream import DreamOptions, run_dream
@@ -206,7 +207,7 @@ def test_deterministic_across_processes_and_hash_seeds(tmp_path: Path) -> None:
     """Set order varies with PYTHONHASHSEED; the dream's result must not."""
     repo = Path(__file__).resolve().parents[2]
     _bench_module().generate(
-        tmp_path / "base", 12, 120, 1, NOW.date()
+        tmp_path / "base", 8, 80, 1, NOW.date()
     )  # mixed zh/en, many near-twins
     children = []
     for seed in ("1", "2"):
@@ -263,3 +264,19 @@ def test_every_cited_line_supports_its_item_on_realistic_notes(tmp_path: Path) -
                     if support(text, [line]) < SUPPORT_THRESHOLD:
                         unsupported.append((text, line))
     assert unsupported == []
+
+
+def test_a_move_that_already_happened_this_week_retires_the_old_home(
+    root: MemoryRoot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "这周搬家了" names a week that ends after the note's day, yet the move is done: the new
+    home replaces the old one (only a day ahead makes a plan that leaves the present alone).
+    Judged with embeddings, as the bot judges it."""
+    monkeypatch.setenv("COWDREAM_DREAM_EMBEDDINGS", "on")
+    note(root, at(27), "张伟: 我住在朝阳区，离地铁十号线很近")
+    note(root, at(28), "张伟: 我这周搬家了，现在住海淀五道口")
+    dream(root)
+    current = " ".join(t for t, _, _ in generated(root.memory_md))
+    archived = " ".join(t for t, _, _ in generated(root.archive))
+    assert "五道口" in current and "朝阳区" not in current
+    assert "朝阳区" in archived

@@ -113,3 +113,13 @@ def test_a_nightly_dream_embeds_only_new_lines(
     second = ExtractiveEngine()
     second.propose(gather(root, NOW.date(), DreamOptions(days=5)))
     assert second.cache is not None and second.cache.embedded == 1
+    # The items a dream wrote are judged as the lines they came from (nothing embedded
+    # again), and a line said on two days, its "tomorrow" a different date each day, is
+    # one wording: embedded once.
+    note(root, at(19, hour=23, minute=57, month=11), "The user sees the dentist tomorrow")
+    assert run_dream(root, DreamOptions(days=5, force=True), model=None, now=NOW).status == "done"
+    assert "The user sees the dentist on 2026-11-20" in root.memory_md.read_text("utf-8")
+    note(root, at(20, hour=20, month=11), "The user sees the dentist tomorrow")
+    third = ExtractiveEngine()
+    third.propose(gather(root, NOW.date(), DreamOptions(days=5)))
+    assert third.cache is not None and third.cache.embedded == 0

@@ -59,6 +59,7 @@ def test_greetings_behind_a_prefix_are_noise(line: str) -> None:
         ("I'm moving in two weeks", MON, "I'm moving on 2026-12-07"),
         ("we pushed Lisbon to March", MON, "we pushed Lisbon to March 2027"),
         ("Helen visits next weekend", MON, "Helen visits the weekend of 2026-12-05"),
+        ("I fly out on Thursday night", MON, "I fly out on the night of 2026-11-26"),
     ],
 )
 def test_relative_dates_become_absolute(text: str, anchor: date, resolved: str) -> None:
@@ -72,6 +73,9 @@ def test_relative_dates_become_absolute(text: str, anchor: date, resolved: str) 
         "房租每月 5 号交",
         "I run every Tuesday and Thursday",
         "用户周末经常爬山",
+        "用户周二晚上一般去打羽毛球",
+        "Ben plays squash on Wednesday evenings",
+        "she volunteers on the second Sunday of each month",
     ],
 )
 def test_recurring_days_are_not_dates(text: str) -> None:
@@ -156,6 +160,18 @@ def said(text: str, kind: str = "fact", subject: str = "user", future: bool = Fa
             False,
         ),
         (said("用户也喜欢喝绿茶", "preference"), said("用户喜欢拿铁", "preference"), False),
+        # a plan moved to a new day, its words inflected differently ("meet" ~ "meeting")
+        (
+            said("Maya: Meeting moved to Friday 2026-09-25, same time", "plan", "Maya"),
+            said("Maya: Let's meet on Thursday 2026-09-24 at 7pm", "plan", "Maya"),
+            True,
+        ),
+        # ... but not another plan of hers that shares only her name
+        (
+            said("Maya: Meeting moved to Friday 2026-09-25, same time", "plan", "Maya"),
+            said("Maya's birthday is 2026-10-03, party at Maya's", "plan", "Maya"),
+            False,
+        ),
     ],
 )
 def test_same_slot_new_value(newer: Said, older: Said, replaced: bool) -> None:
@@ -168,6 +184,18 @@ def test_restatements_are_one_fact_and_a_negated_detail_is_no_conflict() -> None
         said("The user likes americano"), said("The user really likes americano coffee")
     )
     assert not same_fact(said("用户喜欢美式咖啡"), said("用户喜欢美式咖啡", subject="张伟"))
+    # one assertion, different asides
+    assert same_fact(
+        said("The user is allergic to penicillin, in case it comes up"),
+        said("The user is allergic to penicillin, found out the hard way"),
+    )
+    assert same_fact(said("用户叫王小明，是一名软件工程师"), said("用户叫王小明，大家都叫他小明"))
+    # a different value in the assertion, or a different number, is another fact
+    assert not same_fact(
+        said("The user is allergic to peanuts, in case it comes up"),
+        said("The user is allergic to penicillin, found out the hard way"),
+    )
+    assert not same_fact(said("豆豆上幼儿园了，身高 105 厘米"), said("豆豆上幼儿园了，身高 110"))
     # across languages only with embeddings: the cosine decides
     zh, en = said("用户对花生过敏", "health"), said("The user is allergic to peanuts", "health")
     assert not same_fact(zh, en)

@@ -66,8 +66,9 @@ def test_status_recovers_first_and_says_so(tmp_path: Path, capsys: pytest.Captur
     assert main(["status", "--workspace", str(root.path), "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["archive_items"] == 1 and not status["pending_recovery"]
-    # a dream's commit: MEMORY.md, archive, diary, phase reports, stores, state, snapshot
-    assert status["last_recovery"]["actions"] == ["finished an interrupted commit (12 file(s))"]
+    # a dream's commit: MEMORY.md, archive, diary, phase reports, stores, state, snapshot,
+    # the tiers
+    assert status["last_recovery"]["actions"] == ["finished an interrupted commit (13 file(s))"]
 
 
 def test_search_recovers_first(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -99,7 +99,17 @@ def _weekday(anchor: date, weekday: int, weeks: int | None) -> date:
     return monday(anchor) + timedelta(weeks=weeks, days=weekday)
 
 
-Rule = tuple[re.Pattern[str], Callable[[re.Match[str], date], tuple[date, date, str] | None], bool]
+# A rule: its pattern, what it resolves to on a day, whether it is relative, and its cues:
+# lower-case strings one of which every match contains (none: always tried). A line without
+# any of a rule's cues is not searched with it, and most lines have none.
+Rule = tuple[
+    re.Pattern[str],
+    Callable[[re.Match[str], date], tuple[date, date, str] | None],
+    bool,
+    tuple[str, ...],
+]
+_DIGITS = tuple("0123456789")
+_MONTH_CUES = tuple(m[:3] for m in _EN_MONTHS)
 _RECURRING = re.compile(
     r"(?:每|每个|每隔)(?:月|周|年|天|星期|礼拜)?\s*$|(?i:\bevery\s+(?:other\s+)?$|\beach\s+$)"
 )
@@ -107,7 +117,14 @@ _RECURRING = re.compile(
 _RECURRING_CLAUSE = re.compile(
     r"每|经常|常常|总是|一般|通常|(?i:\bevery\b|\beach\b|\boften\b|\busually\b|\balways\b)"
 )
-_HABIT_AFTER = re.compile(r"\s*(?:经常|常常|常|都|一般|通常|总是)")
+_HABIT_AFTER = re.compile(
+    r"\s*(?:早上|上午|中午|下午|晚上|傍晚|夜里)?\s*(?:经常|常常|常|都|一般|通常|总是)"
+    # "Monday nights", "the first Saturday of each month": a habit, not a day
+    r"|(?i:\s+(?:mornings|afternoons|evenings|nights)\b|\s+of\s+(?:each|every)\s+month\b)"
+)
+# "the first Saturday (of each month)", "every other Friday": an ordinal or "every" names a
+# recurring day
+_ORDINAL_BEFORE = re.compile(r"(?i)\b(?:first|second|third|fourth|last|every|each)\s+$")
 _CLAUSE_END = re.compile(r"[，。；,.;!?！？]")
 
 
@@ -278,7 +295,7 @@ def _rules() -> list[Rule]:
     months = "|".join(sorted(_EN_MON, key=len, reverse=True))
     rel, ab = True, False
     return [
-        (re.compile(r"(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})"), iso, ab),
+        (re.compile(r"(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})"), iso, ab, _DIGITS),
         (
             re.compile(
                 r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>1[0-2]|0?[1-9])\s*月\s*"
@@ -287,31 +304,35 @@ def _rules() -> list[Rule]:
             ),
             zh_md,
             ab,
+            ("月",),
         ),
-        (re.compile(r"大后天"), day(3), rel),
-        (re.compile(r"后天"), day(2), rel),
-        (re.compile(r"前天"), day(-2), rel),
-        (re.compile(r"明(?:天|日|早|晚)"), day(1), rel),
-        (re.compile(r"昨(?:天|日|晚)"), day(-1), rel),
-        (re.compile(r"今(?:天|日|早|晚)"), day(0), rel),
+        (re.compile(r"大后天"), day(3), rel, ()),
+        (re.compile(r"后天"), day(2), rel, ()),
+        (re.compile(r"前天"), day(-2), rel, ()),
+        (re.compile(r"明(?:天|日|早|晚)"), day(1), rel, ()),
+        (re.compile(r"昨(?:天|日|晚)"), day(-1), rel, ()),
+        (re.compile(r"今(?:天|日|早|晚)"), day(0), rel, ()),
         (
             re.compile(r"(?P<w>下下|上|这|本|下)?个?(?:周|星期|礼拜)(?P<d>[一二三四五六日天末])"),
             zh_week,
             rel,
+            ("周", "星期", "礼拜"),
         ),
         (
             re.compile(r"(?P<w>下下|上|这|本|下)个?(?:周|星期|礼拜)(?![一二三四五六日天末])"),
             zh_bare_week,
             rel,
+            ("周", "星期", "礼拜"),
         ),
         (
             re.compile(r"(?P<w>这|本|下)个?月\s*(?P<d>3[01]|[12]\d|[1-9])\s*[号日]"),
             zh_month_day,
             rel,
+            ("月",),
         ),
-        (re.compile(r"(?P<w>上|这|本|下)个?月(?P<edge>底|末|初)?"), zh_month, rel),
-        (re.compile(r"(?<![去今明后\d])年(?:底|末)"), year_end, rel),
-        (re.compile(r"(?<![年\d])月(?:底|末)"), month_end, rel),
+        (re.compile(r"(?P<w>上|这|本|下)个?月(?P<edge>底|末|初)?"), zh_month, rel, ("月",)),
+        (re.compile(r"(?<![去今明后\d])年(?:底|末)"), year_end, rel, ("年",)),
+        (re.compile(r"(?<![年\d])月(?:底|末)"), month_end, rel, ("月",)),
         (
             re.compile(
                 r"(?P<y>去|今|明|后)年(?:(?P<mon>1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])月"
@@ -319,24 +340,32 @@ def _rules() -> list[Rule]:
             ),
             zh_year,
             rel,
+            ("年",),
         ),
         (
             re.compile(zh_n + r"\s*(?P<u>天|周|星期|个星期|个礼拜|个月)(?:以?后|之后)"),
             zh_after,
             rel,
+            ("后",),
         ),
-        (re.compile(r"(?<![\d月])(?P<d>3[01]|[12]\d|[1-9])\s*号"), zh_dom, rel),
+        (re.compile(r"(?<![\d月])(?P<d>3[01]|[12]\d|[1-9])\s*号"), zh_dom, rel, ("号",)),
         (
             re.compile(
                 r"(?<![\d年])(?P<m>1[0-2]|[1-9]|十[一二]?)\s*月(?:份)?(?![\d日号底末初一二三四五六七八九十])"
             ),
             zh_bare_month,
             rel,
+            ("月",),
         ),
-        (re.compile(r"(?i)\bthe day after tomorrow\b"), day(2), rel),
-        (re.compile(r"(?i)\b(?:tomorrow|tmrw|tmr)\b"), day(1), rel),
-        (re.compile(r"(?i)\byesterday\b"), day(-1), rel),
-        (re.compile(r"(?i)\b(?:today|tonight|this (?:morning|afternoon|evening))\b"), day(0), rel),
+        (re.compile(r"(?i)\bthe day after tomorrow\b"), day(2), rel, ("tomorrow",)),
+        (re.compile(r"(?i)\b(?:tomorrow|tmrw|tmr)\b"), day(1), rel, ("tom", "tmr")),
+        (re.compile(r"(?i)\byesterday\b"), day(-1), rel, ("yesterday",)),
+        (
+            re.compile(r"(?i)\b(?:today|tonight|this (?:morning|afternoon|evening))\b"),
+            day(0),
+            rel,
+            ("today", "tonight", "this"),
+        ),
         (
             re.compile(
                 r"(?i)\b(?:(?P<w>next|this|last|coming|on)\s+)?(?P<d>"
@@ -345,11 +374,17 @@ def _rules() -> list[Rule]:
             ),
             en_weekday,
             rel,
+            ("day",),
         ),
-        (re.compile(r"(?i)\b(?P<w>next|this|last)\s+(?P<u>week|weekend)\b"), en_week, rel),
-        (re.compile(r"(?i)\b(?P<w>next|this|last)\s+month\b"), en_month, rel),
-        (re.compile(r"(?i)\b(?:the\s+)?end of (?:the|this) month\b"), month_end, rel),
-        (re.compile(r"(?i)\b(?P<w>next|this|last)\s+year\b"), en_year, rel),
+        (
+            re.compile(r"(?i)\b(?P<w>next|this|last)\s+(?P<u>week|weekend)\b"),
+            en_week,
+            rel,
+            ("week",),
+        ),
+        (re.compile(r"(?i)\b(?P<w>next|this|last)\s+month\b"), en_month, rel, ("month",)),
+        (re.compile(r"(?i)\b(?:the\s+)?end of (?:the|this) month\b"), month_end, rel, ("month",)),
+        (re.compile(r"(?i)\b(?P<w>next|this|last)\s+year\b"), en_year, rel, ("year",)),
         (
             re.compile(
                 r"(?i)\bin\s+(?:a\s+)?(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|"
@@ -357,6 +392,7 @@ def _rules() -> list[Rule]:
             ),
             en_in,
             rel,
+            ("day", "week", "month"),
         ),
         (
             re.compile(
@@ -366,6 +402,7 @@ def _rules() -> list[Rule]:
             ),
             en_md,
             ab,
+            _DIGITS,
         ),
         (
             re.compile(
@@ -373,11 +410,13 @@ def _rules() -> list[Rule]:
             ),
             en_bare_month,
             rel,
+            _MONTH_CUES,
         ),
         (
             re.compile(r"(?i)\bthe\s+(?P<d>3[01]|[12]\d|[1-9])(?:st|nd|rd|th)\b(?!\s+of\b)"),
             en_dom,
             rel,
+            _DIGITS,
         ),
     ]
 
@@ -388,12 +427,36 @@ _RULES = _rules()
 def _recurs(text: str, start: int, end: int, rule: str) -> bool:
     if _RECURRING.search(text[max(0, start - 6) : start]) or _HABIT_AFTER.match(text, end):
         return True
-    if rule == "en_weekday" and re.match(r"(?i)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b", text[end:]):
+    if rule == "en_weekday" and _ORDINAL_AFTER.match(text[end:]):
         return True  # "Thursday the 24th": the day of the month names it
+    if rule == "en_weekday" and _ORDINAL_BEFORE.search(text[max(0, start - 8) : start]):
+        return True
     if rule not in ("zh_week", "en_weekday", "zh_dom", "en_dom", "zh_bare_week", "en_week"):
         return False
     clause = _CLAUSE_END.split(text[:start])[-1]
     return bool(_RECURRING_CLAUSE.search(clause))
+
+
+_ALL_CUES = tuple(sorted({cue for *_, cues in _RULES for cue in cues}))
+_ORDINAL_AFTER = re.compile(r"(?i)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b")
+_Match = tuple[int, int, int, re.Match[str] | None]  # start, end, rule, match (None: recurs)
+
+
+@lru_cache(maxsize=50_000)
+def _matches(text: str) -> tuple[_Match, ...]:
+    """Every rule's matches in ``text``, rule by rule: what does not depend on the note's
+    date (a recurring expression has no match, it only takes its words)."""
+    low = text.lower()
+    present = frozenset(cue for cue in _ALL_CUES if cue in low)
+    out: list[_Match] = []
+    for index, (pattern, fn, _, cues) in enumerate(_RULES):
+        if cues and present.isdisjoint(cues):
+            continue
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            recurs = _recurs(text, start, end, fn.__name__)
+            out.append((start, end, index, None if recurs else match))
+    return tuple(out)
 
 
 def find(text: str, anchor: date) -> list[DateSpan]:
@@ -403,22 +466,24 @@ def find(text: str, anchor: date) -> list[DateSpan]:
 
 @lru_cache(maxsize=50_000)
 def _find(text: str, anchor: date) -> tuple[DateSpan, ...]:
+    matches = _matches(text)
+    if not matches:
+        return ()
     taken: list[tuple[int, int]] = []
     out: list[DateSpan] = []
-    for pattern, fn, relative in _RULES:
-        for match in pattern.finditer(text):
-            start, end = match.span()
-            if any(s < end and start < e for s, e in taken):
-                continue
-            if _recurs(text, start, end, fn.__name__):
-                taken.append((start, end))
-                continue
-            got = fn(match, anchor)
-            if got is None:
-                continue
+    for start, end, index, match in matches:
+        if any(s < end and start < e for s, e in taken):
+            continue
+        if match is None:
             taken.append((start, end))
-            first, last, unit = got
-            out.append(DateSpan(start, end, first, last, unit, relative))
+            continue
+        _, fn, relative, _ = _RULES[index]
+        got = fn(match, anchor)
+        if got is None:
+            continue
+        taken.append((start, end))
+        first, last, unit = got
+        out.append(DateSpan(start, end, first, last, unit, relative))
     return tuple(sorted(out, key=lambda s: s.start))
 
 
@@ -448,6 +513,8 @@ _EN_LEAD = re.compile(r"(?i)\b(?:on|by|for|until|from|in|this|next|last|coming)\
 def resolve(text: str, anchor: date) -> tuple[str, list[DateSpan]]:
     """``text`` with every relative date written as an absolute one, and the spans found."""
     spans = find(text, anchor)
+    if not any(span.relative for span in spans):
+        return text, spans
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
     out, last = [], 0
     for span in spans:

@@ -19,6 +19,7 @@ from functools import lru_cache
 from memory.dream.judge.dates import find
 from memory.dream.similarity import CHANGE, features, near_duplicate, supersedes
 from memory.overlap import containment
+from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk, tokens
 
 _REL = {
@@ -62,6 +63,7 @@ _FUTURE = re.compile(
 )
 
 
+@lru_cache(maxsize=50_000)
 def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     """Whom an item is about; ``user`` unless it names someone else first."""
     for pattern in (_ZH_SUBJECT, _EN_SUBJECT):
@@ -111,9 +113,10 @@ def _undated(text: str) -> str:
 
 @lru_cache(maxsize=50_000)
 def _core(text: str) -> frozenset[str]:
-    """The content words, dates, numbers and the subject's generic name left out."""
+    """The content words, dates, numbers and the subject's generic name left out; English
+    words by their stem ("meeting" ~ "meet", "moved" ~ "move")."""
     return frozenset(
-        w for w in content_words(_undated(text)) if not w[:1].isdigit() and w not in _GENERIC
+        stem(w) for w in content_words(_undated(text)) if not w[:1].isdigit() and w not in _GENERIC
     )
 
 
@@ -128,14 +131,38 @@ def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
         return False
     if near_duplicate(a.text, b.text):
         return True
-    if set(_NUMBER.findall(a.text)) != set(_NUMBER.findall(b.text)):
+    if _numbers(a.text) != _numbers(b.text):
         return False
-    if cosine is None:
+    if _same_main_clause(a.text, b.text):
+        return True  # "allergic to penicillin, in case it comes up" / ", found out the hard way"
+    if cosine is None or a.kind != b.kind:
         return False
     if has_cjk(a.text) != has_cjk(b.text):
-        return a.kind == b.kind and cosine >= CROSS_LANGUAGE_COSINE
-    overlap = containment(_core(a.text), _core(b.text))
-    return a.kind == b.kind and cosine >= SAME_COSINE and overlap >= 0.5
+        return cosine >= CROSS_LANGUAGE_COSINE
+    return cosine >= SAME_COSINE and containment(_core(a.text), _core(b.text)) >= 0.5
+
+
+_CLAUSE = re.compile(r"[，,;；。!！?？]")
+
+
+@lru_cache(maxsize=50_000)
+def _main_clause(text: str) -> str:
+    """The first clause: what a statement asserts, before its asides and reasons."""
+    return _CLAUSE.split(text, maxsplit=1)[0].strip()
+
+
+def _same_main_clause(a: str, b: str) -> bool:
+    """Both lead with the same assertion (of two content words or more, one of them having
+    more to say after it): the rest are asides, the fact is one."""
+    main_a, main_b = _main_clause(a), _main_clause(b)
+    if (main_a == a and main_b == b) or len(_core(main_a)) < 2 or len(_core(main_b)) < 2:
+        return False
+    return _core(main_a) == _core(main_b) or near_duplicate(main_a, main_b)
+
+
+@lru_cache(maxsize=50_000)
+def _numbers(text: str) -> frozenset[str]:
+    return frozenset(_NUMBER.findall(text))
 
 
 SAME_COSINE = 0.93
@@ -168,6 +195,7 @@ _SLOT_WORDS = frozenset(
     "live lives living moved move moving drink drinks eat eats use uses work works now still "
     "again switched changed".split()
 )
+_SLOT_WORDS |= frozenset(stem(w) for w in _SLOT_WORDS)  # as the core words are written
 
 
 @lru_cache(maxsize=50_000)
@@ -199,7 +227,9 @@ def replaces(newer: Said, older: Said) -> bool:
             return True  # the same measured thing, a new number
     new_days, old_days = _days(newer.text), _days(older.text)
     if new_days and old_days and not new_days & old_days and same_language:
-        overlap = containment(new_core, old_core)
+        # what the plan is, beyond whose it is: a name shared by any two of one's plans
+        who = _core(newer.subject) | _core(older.subject)
+        overlap = containment(new_core - who, old_core - who)
         changed = bool(CHANGE.search(newer.text) or _MOVED.search(newer.text))
         if overlap >= 0.75 or (changed and overlap >= 0.3):
             return True  # the same plan, a new date

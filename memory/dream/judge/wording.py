@@ -138,9 +138,22 @@ def drop_question_tail(text: str) -> str:
     return text
 
 
-@lru_cache(maxsize=50_000)
 def reword(spoken: Spoken, day: date) -> str:
     """The item for a note line said by ``spoken.speaker`` on ``day``."""
+    return _resolved(worded(spoken), day)
+
+
+@lru_cache(maxsize=50_000)
+def _resolved(text: str, day: date) -> str:
+    resolved, _ = resolve(text, day)
+    return " ".join(resolved.split())
+
+
+@lru_cache(maxsize=50_000)
+def worded(spoken: Spoken) -> str:
+    """The item's wording before its dates are resolved: the same on every day, so what
+    the classifier and the embeddings read (a line repeated on many days is judged and
+    embedded once)."""
     body = _DISCOURSE_HEAD.sub("", spoken.body.strip()).strip() or spoken.body.strip()
     body = drop_question_tail(body).rstrip("。.!！ ")
     zh = bool(re.search(r"[\u4e00-\u9fff]", body))
@@ -157,6 +170,4 @@ def reword(spoken: Spoken, day: date) -> str:
             body = _english(body, who_en, poss)
             if not body.lower().startswith(who_en.lower()):
                 body = f"{who_en[0].upper()}{who_en[1:]}: {body}"
-    body = strip_framing(body)
-    text, _ = resolve(body, day)
-    return " ".join(text.split())
+    return " ".join(strip_framing(body).split())
