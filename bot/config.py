@@ -38,6 +38,16 @@ from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
 from memory.dream.scoring import Thresholds
 from memory.dream.tiers import TierSettings
 from memory.errors import UsageError
+from memory.people.limits import (
+    DEFAULT_MAX_ENTRIES,
+    DEFAULT_MAX_ENTRY_CHARS,
+    MAX_ENTRIES,
+    MAX_ENTRY_CHARS,
+    MIN_ENTRIES,
+    MIN_ENTRY_CHARS,
+    PeopleLimits,
+    PeoplePolicy,
+)
 from memory.redact import Redaction
 
 ENV_PREFIX = "COW_"
@@ -103,6 +113,12 @@ class BotConfig(BaseModel):
     nightly_time: str = "23:55"
     nightly_spread_minutes: int = Field(default=4, ge=0, le=30)
     nightly_reports: StrictBool = True  # nightly dream results go to the chat's admins
+    # people knowledge (group members' cards and observations)
+    people_enabled: PeoplePolicy | StrictBool = "groups"
+    people_max_entries: int = Field(default=DEFAULT_MAX_ENTRIES, ge=MIN_ENTRIES, le=MAX_ENTRIES)
+    people_max_entry_chars: int = Field(
+        default=DEFAULT_MAX_ENTRY_CHARS, ge=MIN_ENTRY_CHARS, le=MAX_ENTRY_CHARS
+    )
     dream_idle_minutes: int = Field(default=30, ge=0, le=24 * 60)  # 0: no idle trigger
     dream_min_hours_between: float = Field(default=24.0, ge=0, le=24 * 30)
     dream_min_new_kib: int = Field(default=8, ge=0, le=1024 * 1024)
@@ -203,6 +219,10 @@ class BotConfig(BaseModel):
         return self
 
     # derived views -------------------------------------------------------------------
+
+    @property
+    def people_limits(self) -> PeopleLimits:
+        return PeopleLimits(self.people_max_entries, self.people_max_entry_chars)
 
     @property
     def tiers(self) -> TierSettings:

@@ -187,3 +187,20 @@ class ConsoleView:
             raise UsageError("the search query is empty")
         hits = self.services.search.search(self.root, query, limit=limit)
         return [hit.to_dict() for hit in hits]
+
+    def people(self) -> dict[str, Any]:
+        """The chat's members and their cards (with sources); empty outside groups."""
+        from memory.people.view import people_view
+
+        return people_view(self.root).to_dict()
+
+    def person(self, name: str) -> dict[str, Any]:
+        """One member's card with its sources (by label, display name, id or slug)."""
+        from memory.people.directory import load_directory
+        from memory.people.view import card_view
+
+        found = load_directory(self.root).find(name)
+        if len(found) != 1:
+            what = "nobody" if not found else f"{len(found)} people"
+            raise UsageError(f"{what} in this chat called {name!r}")
+        return card_view(self.root, found[0]).to_dict()

@@ -27,6 +27,7 @@ from memory.dream.tiers import TierSettings
 from memory.errors import MemoryEngineError
 from memory.llm import ChatModel
 from memory.paths import MemoryRoot
+from memory.people.limits import PeopleLimits, people_on
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,7 @@ class DreamJob:
     force: bool = False
     origin: Origin = "command"
     thresholds: Thresholds = field(default_factory=Thresholds)
+    people: PeopleLimits | None = None  # the people pass's limits; None: off for this chat
     tiers: TierSettings = field(default_factory=TierSettings)
     token_budget: int = 2000
 
@@ -68,6 +70,9 @@ class DreamJob:
             config.dream_engine,
             origin=origin,
             thresholds=config.thresholds,
+            people=(
+                config.people_limits if people_on(config.people_enabled, scope.is_group) else None
+            ),
             tiers=config.tiers,
             token_budget=config.memory_token_budget,
         )
@@ -182,6 +187,7 @@ class DreamWorker:
             engine=job.engine,
             max_items=job.max_items,
             thresholds=job.thresholds,
+            people=job.people,
             tiers=job.tiers,
             token_budget=job.token_budget,
         )

@@ -18,6 +18,7 @@ from bot.agent import ChatAgent
 from bot.console import ChatEntry, ConsoleTurn, ConsoleView
 from bot.conversations import Conversations
 from bot.messages import WEB_SCOPE, IncomingMessage
+from bot.people import speaker_label
 from bot.permissions import is_admin
 from bot.services import BotServices
 from bot.session import ChatTurn, Session
@@ -100,7 +101,7 @@ class Bot:
             return self._deliver(ctx, ctx.reply)
         session = self.conversations.session(message.scope)
         with session.lock:
-            name = message.sender_name or message.sender_id if message.scope.is_group else None
+            name = speaker_label(message, root, now, self.config.people_enabled)
             said = ChatTurn.make("user", message.text, now, name)
             ctx.logged = self.conversations.say(session, root, said, now)
             self.conversations.trim(session, message.scope, root, now)

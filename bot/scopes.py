@@ -28,37 +28,14 @@ from pathlib import Path
 from bot.errors import ScopeConflict
 from bot.messages import Scope
 from memory.atomic import atomic_write_text
+from memory.folder_names import folder_name
 from memory.paths import MemoryRoot
 from memory.recovery import ensure_recovered
 
 log = logging.getLogger(__name__)
 
 OWNER_PLATFORMS = frozenset({"terminal", "web"})
-MAX_NAME_BYTES = 150  # leaves room for "group-" and suffixes within NAME_MAX (255)
-_KEPT = frozenset("_.@-")
 _LEGACY_UNSAFE = re.compile(r"[^A-Za-z0-9_.@-]+")
-
-
-def _kept(char: str, first: bool) -> bool:
-    if char == ".":
-        return not first  # never a hidden name, never "." or ".."
-    return char in _KEPT or (char.isalnum() and char.isprintable())
-
-
-def folder_name(chat_id: str) -> str:
-    """A file name for ``chat_id`` that no other id encodes to (see the module doc)."""
-    if not chat_id:
-        return "%"  # a lone "%" is never an escape
-    out = []
-    for position, char in enumerate(chat_id):
-        if _kept(char, position == 0):
-            out.append(char)
-        else:
-            out.extend(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
-    name = "".join(out)
-    if len(name.encode("utf-8")) <= MAX_NAME_BYTES:
-        return name
-    return "~" + hashlib.sha256(chat_id.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def legacy_safe_id(chat_id: str) -> str:

@@ -73,6 +73,9 @@ def _files(root: MemoryRoot) -> list[Path]:
         # the dream's stores hold what was said (candidates) and asked (recall queries)
         files += sorted(folder.glob(f"*/{SHORT_TERM}")) if folder.is_dir() else []
         files += [root.state_dir / SHORT_TERM, store_path(root)]
+    people = root.path / "people"  # group members' cards, ledgers and archives
+    if people.is_dir():
+        files += sorted(p for p in people.glob("*/*.md") if root.contains(p))
     return [f for f in files if f.is_file()]
 
 

@@ -1,4 +1,4 @@
-"""Chat commands: ``/memory dream|status|search|undo|forget`` and ``/dreaming``.
+"""Chat commands: ``/memory dream|status|search|undo|forget|people`` and ``/dreaming``.
 
 Commands that change memory (dream, undo, forget, dreaming on/off) are for the scope's
 admins; everyone in the chat may read status and search. A bad argument gets a one-line
@@ -24,6 +24,7 @@ from memory.errors import MemoryEngineError
 from memory.usage import record_uses, uses_of_hits
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, MessageReceived
+from plugins.people_text import people_command
 from plugins.status_text import dreaming_text, status_text
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ HELP_LINES = (
     "help.dream",
     "help.undo",
     "help.forget",
+    "help.people",
+    "help.people_rebuild",
     "help.dreaming_status",
     "help.dreaming_switch",
     "help.help",
@@ -90,6 +93,8 @@ class CommandsPlugin(Plugin):
             return status_text(self.services, ctx)
         if sub == "search":
             return self.search(ctx, rest) if rest else tr.t("commands.usage_search")
+        if sub == "people":
+            return people_command(self.services, ctx, rest)
         if sub not in {"dream", "undo", "forget"} or (sub == "undo" and rest):
             return tr.t("commands.usage")
         if not ctx.is_admin:

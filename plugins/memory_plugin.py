@@ -2,7 +2,8 @@
 
 - ``ContextHandled``: MEMORY.md (provenance stripped, within ``memory_prompt_max_chars``)
   joins the system prompt; up to ``archive_hints`` archived items whose trigger words
-  match the message go into a hidden context block; the model gets ``memory_search`` and
+  match the message go into a hidden context block; in a group, the speaker's card
+  (``people/<slug>/card.md``) joins the prompt; the model gets ``memory_search`` and
   ``memory_get``. Every item the message is about, every hint, and every item a search
   returns or ``memory_get`` reads is a use in the usage ledger (:mod:`memory.usage`).
   Without a model it answers honestly and shows the memory hits instead.
@@ -26,6 +27,7 @@ from memory.usage import Use, record_uses, uses_in, uses_of_hits
 from plugins.archive_hints import match_archive
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, ContextHandled, ContextTrimmed, Tool
+from plugins.people_text import speaker_card_block
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,9 @@ class MemoryPlugin(Plugin):
         core = prompt_memory(ctx.root, limit) if limit else ""
         if core:
             event.system_blocks.append(f"Long-term memory of this chat (MEMORY.md):\n{core}")
+        card = speaker_card_block(self.services, ctx)
+        if card:
+            event.system_blocks.append(card)
         archived = read_archive(ctx.root)
         texts = [item.text for item in archived]
         hints = match_archive(texts, ctx.message.text, limit=int(self.config["archive_hints"]))

@@ -186,6 +186,12 @@ def create_app(
     def memory(chat: str | None = None) -> dict[str, Any]:
         return {"items": safely(lambda: views(chat).memory_items())}
 
+    @app.get("/api/people", dependencies=guarded)
+    def people(chat: str | None = None, name: str | None = None) -> dict[str, Any]:
+        if name is not None:
+            return dict(safely(lambda: views(chat).person(name)))
+        return dict(safely(lambda: views(chat).people()))
+
     @app.get("/api/source", dependencies=guarded)
     def source(ref: str, chat: str | None = None) -> dict[str, Any]:
         return dict(safely(lambda: views(chat).source(ref)))

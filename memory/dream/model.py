@@ -13,6 +13,7 @@ from memory.dream.budget import Fit
 from memory.dream.scoring import Thresholds
 from memory.dream.tiers import TierSettings
 from memory.memory_file import MemoryDoc, MemoryItem, cited_lines
+from memory.people.limits import PeopleLimits
 from memory.provenance import ref_lines
 
 EngineName = Literal["auto", "llm", "extractive"]
@@ -27,6 +28,7 @@ class DreamOptions:
     dry_run: bool = False
     max_items: int = 30
     thresholds: Thresholds = field(default_factory=Thresholds)
+    people: PeopleLimits | None = field(default_factory=PeopleLimits)  # None: no people pass
     tiers: TierSettings = field(default_factory=TierSettings)
     token_budget: int = 2000  # MEMORY.md's budget in estimated tokens
 
@@ -117,9 +119,12 @@ class DreamReport:
     diary: str = ""
     phases: PhaseCounts = field(default_factory=PhaseCounts)
     diff: str = ""  # --dry-run only
+    people: dict[str, Any] | None = None  # the people pass's counts, in a group chat
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         if not self.diff:
             data.pop("diff")
+        if self.people is None:
+            data.pop("people")
         return data

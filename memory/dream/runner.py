@@ -81,7 +81,12 @@ def run_dream(
     with root_lock(root):
         ctx = open_context(root, options, now, engine, model=model, cancel=cancel)
         ctx.tiers = TierView.read(root, options.tiers, now.date(), ctx.recalls.recalls)
-        return _dream(ctx, fault)
+        report = _dream(ctx, fault)
+        if options.people is not None and not options.dry_run:
+            from memory.people.phase import people_pass  # people build on the dream's judges
+
+            report.people = people_pass(ctx, options.people, model)
+        return report
 
 
 def open_context(

@@ -49,8 +49,9 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
         "function": {
             "name": "memory_get",
             "description": (
-                "Read lines of a memory file (MEMORY.md, memory/*.md or a session log "
-                "sessions/*.jsonl), e.g. around a memory_search hit."
+                "Read lines of a memory file (MEMORY.md, memory/*.md, a session log "
+                "sessions/*.jsonl, or a group member's card people/<id>/card.md), e.g. around "
+                "a memory_search hit."
             ),
             "parameters": {
                 "type": "object",
@@ -88,16 +89,22 @@ def readable_path(root: MemoryRoot, path: str) -> str:
     """The root-relative path ``memory_get`` may serve; raises ``PathOutsideRoot`` otherwise.
 
     Allowed: ``MEMORY.md``, markdown files under ``memory/`` outside dot-folders (the
-    dream diaries are readable too: they are the user's to see) and the session logs.
+    dream diaries are readable too: they are the user's to see), the session logs, and the
+    cards of the chat's members (``people/<slug>/card.md``; their ledgers stay out of the
+    model's reach).
     """
     resolved = root.resolve(path.strip())
     relative = root.relative(resolved)
     allowed = {root.relative(p) for p in indexable_files(root)}
     if root.diary_dir.is_dir():  # a symlink out of the root is no memory file
         allowed |= {root.relative(p) for p in root.diary_dir.glob("*.md") if root.contains(p)}
+    people = root.path / "people"  # group members' cards (never their ledgers)
+    if people.is_dir():
+        allowed |= {root.relative(p) for p in people.glob("*/card.md") if root.contains(p)}
     if relative not in allowed:
         raise PathOutsideRoot(
-            f"not a memory file: {path} (only MEMORY.md, memory/*.md and sessions/*.jsonl "
+            f"not a memory file: {path} (only MEMORY.md, memory/*.md, sessions/*.jsonl and "
+            "people/*/card.md "
             "can be read)"
         )
     return relative

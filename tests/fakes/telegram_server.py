@@ -18,6 +18,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -97,8 +98,10 @@ class FakeTelegramServer:
         chat_title: str | None = None,
         entities: list[dict[str, Any]] | None = None,
         reply_to_bot: bool = False,
+        date: datetime | None = None,
     ) -> int:
-        """Queue a ``message`` update for ``getUpdates``; return its message id."""
+        """Queue a ``message`` update for ``getUpdates``; return its message id. ``date``
+        stamps it (a test's fake clock); else the clock's now."""
         sender: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name}
         if last_name:
             sender["last_name"] = last_name
@@ -116,7 +119,7 @@ class FakeTelegramServer:
             self._next_message_id += 1
             message: dict[str, Any] = {
                 "message_id": message_id,
-                "date": int(clock.now().timestamp()),
+                "date": int((date or clock.now()).timestamp()),
                 "chat": chat,
                 "from": sender,
                 "text": text,
@@ -126,7 +129,7 @@ class FakeTelegramServer:
             if reply_to_bot:
                 message["reply_to_message"] = {
                     "message_id": message_id - 1,
-                    "date": int(clock.now().timestamp()),
+                    "date": int((date or clock.now()).timestamp()),
                     "chat": chat,
                     "from": self._bot_user(),
                     "text": "earlier bot reply",
