@@ -190,9 +190,7 @@ class ConsoleView:
         )
         info["diary"] = entries
         info["backfill"] = {"entries": backfill, "candidates": [c.contract() for c in staged]}
-        # MEMORY.md's budget, where the configuration has one.
-        budget = getattr(self.services.config, "memory_token_budget", None)
-        info["timeline"] = timeline_dict(self.root, budget if isinstance(budget, int) else None)
+        info["timeline"] = timeline_dict(self.root, self.services.config.memory_token_budget)
         return info
 
     def remove_backfill_staged(self) -> dict[str, Any]:

@@ -42,6 +42,7 @@ HELP_LINES = (
     "help.resolve",
     "help.people",
     "help.people_rebuild",
+    "help.people_forget",
     "help.dreaming_status",
     "help.dreaming_switch",
     "help.help",

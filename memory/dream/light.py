@@ -18,6 +18,7 @@ from datetime import date
 
 from memory.daily_notes import NoteLine
 from memory.dream.context import DreamContext
+from memory.dream.embed_cache import open_cache
 from memory.dream.evidence import (
     EvidenceSource,
     Line,
@@ -200,8 +201,12 @@ def stage(ctx: DreamContext, sources: list[EvidenceSource]) -> LightResult:
         recalled = live.note_line(path, number)
         if recalled is not None:
             statements.append(recalled)
-    judge = result.judge = TextJudge(judged(n.text) for n in statements)
+    # The engine's own judge: the same embeddings, which the engine then finds cached.
+    cache = open_cache(ctx.root.state_dir)
+    judge = result.judge = TextJudge((judged(n.text) for n in statements), cache)
     judge.prepare(judged(c.text) for c in store.candidates.values())
+    if cache is not None:
+        cache.save()
     kept = []
     for note in statements:
         if judge.transient(judged(note.text)):
