@@ -41,6 +41,7 @@ HELP_LINES = (
     "help.forget",
     "help.people",
     "help.people_rebuild",
+    "help.people_forget",
     "help.dreaming_status",
     "help.dreaming_switch",
     "help.help",
