@@ -242,22 +242,25 @@ if trace:
 now = now_in(sys.argv[3])
 t0, c0 = time.perf_counter(), time.process_time()
 import memory.dream.embed_cache as ec
-embedded = []
-_open = ec.open_cache
-def _counting(state_dir):
-    cache = _open(state_dir)
-    if cache is not None:
-        embedded.append(cache)
-    return cache
-import memory.dream.extractive as ex
-ex.open_cache = _counting
+embedded = [0]  # texts the model embedded, in the light phase or the engine
+_local = ec._local
+def _counting():
+    provider = _local()
+    if not getattr(provider, "counted", False):
+        embed = provider.embed_passages
+        def counted(texts):
+            embedded[0] += len(texts)
+            return embed(texts)
+        provider.embed_passages, provider.counted = counted, True
+    return provider
+ec._local = _counting
 days = int(sys.argv[4]) if len(sys.argv) > 4 else 30
 report = run_dream(MemoryRoot.at(sys.argv[1]), DreamOptions(days=days, engine="extractive"),
                    model=None, now=now)
 elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
 peak = tracemalloc.get_traced_memory()[1] if trace else 0
 print(json.dumps({"seconds": elapsed, "cpu": cpu, "tracemalloc_peak": peak, "status": report.status,
-                  "embedded": sum(c.embedded for c in embedded),
+                  "embedded": embedded[0],
                   "items": report.items, "archived": report.archived, "merged": report.merged,
                   "superseded": report.superseded, "phases": phases,
                   "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))

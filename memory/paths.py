@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 from memory.errors import PathOutsideRoot
@@ -13,6 +14,7 @@ NOTE_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.md$")
 _DATED_NAME = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})\.(?:md|jsonl)$")
 
 
+@lru_cache(maxsize=4096)
 def day_of(path: str) -> date | None:
     """The date a dated file is named after (``memory/2026-11-28.md``,
     ``sessions/2026-11-28.jsonl``); None for any other path."""

@@ -56,11 +56,21 @@ class EmbeddingCache:
         self.key = key
         self.dim = dim
         self.vectors: dict[str, np.ndarray] = {}
-        self.embedded = 0  # texts embedded by this cache (not found on disk)
+        self.embedded = 0  # texts embedded since it was opened (not found on disk)
         self._dirty = False
+        self.loaded: tuple[int, int] | None = None  # the file's stamp when read or written
         self._load()
 
+    def stamp(self) -> tuple[int, int] | None:
+        """The file's modification time and size now (None: no file)."""
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
     def _load(self) -> None:
+        self.loaded = self.stamp()
         try:
             with np.load(self.path, allow_pickle=False) as data:
                 if str(data["key"]) != self.key:
@@ -106,6 +116,7 @@ class EmbeddingCache:
         tmp.write_bytes(buffer.getvalue())
         os.replace(tmp, self.path)
         self._dirty = False
+        self.loaded = self.stamp()
 
 
 def enabled() -> bool:
@@ -126,7 +137,22 @@ def open_cache(state_dir: Path) -> EmbeddingCache | None:
         return None
     from memory.search.embeddings.local import LocalProvider
 
-    return EmbeddingCache(state_dir / FILE, _local, LocalProvider.key)
+    path = state_dir / FILE
+    with _lock:
+        cache = _open.pop(path, None)
+        if cache is None or cache._dirty or cache.stamp() != cache.loaded:
+            cache = EmbeddingCache(path, _local, LocalProvider.key)
+        cache.embedded = 0  # counted per opening
+        _open[path] = cache  # the most recent last
+        while len(_open) > KEEP_OPEN:
+            del _open[next(iter(_open))]
+    return cache
+
+
+# The caches opened last, reused while their file is as they left it: the light phase and
+# the engine of one dream read the file once.
+KEEP_OPEN = 4
+_open: dict[Path, EmbeddingCache] = {}
 
 
 __all__ = ["ENV", "EmbeddingCache", "EmbeddingError", "enabled", "open_cache"]

@@ -6,8 +6,8 @@ The engine (``memory/dream/extractive.py``) leaves out a note line that is noise
 (:mod:`memory.dream.judge.classifier`) finds likelier chatter than its threshold, and
 merges two statements when :func:`memory.dream.judge.relations.same_fact` says they are
 one fact about one subject. :class:`TextJudge` asks exactly those, for the lines of one
-dream (classified in one batch, by words: the light phase computes no embeddings), so
-light stages what the engine would keep and merges what it would merge.
+dream (classified in one batch, by the same wording and the same embeddings the engine
+reads), so light stages what the engine would keep and merges what it would merge.
 
 Also here: the plain-text :func:`same_fact` and :func:`supersedes` (what the llm engine
 asks of its items), :func:`concepts` (the content words of a statement: conceptual
@@ -23,12 +23,16 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
+import numpy as np
+
 from memory.chatter import is_noise
 from memory.dream import similarity
-from memory.dream.extractive import WORDS_CHATTER_THRESHOLD
+from memory.dream.embed_cache import EmbeddingCache
+from memory.dream.extractive import CHATTER_THRESHOLD, WORDS_CHATTER_THRESHOLD
 from memory.dream.judge import importance, relations
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.relations import Said, subject_of
+from memory.dream.judge.wording import worded
 from memory.dream.similarity import features, near_duplicate
 from memory.speaker import split
 
@@ -60,13 +64,20 @@ def tick() -> None:
 
 
 class TextJudge:
-    """The engine's judgements over the lines of one dream."""
+    """The engine's judgements over the lines of one dream.
 
-    def __init__(self, texts: Iterable[str]) -> None:
+    A line is classified as the engine classifies it: by its wording
+    (:func:`memory.dream.judge.wording.worded`), over its embedding when ``cache`` is given
+    (the root's :class:`EmbeddingCache`, which the engine then finds filled) with the
+    engine's chatter threshold, else by words with the stricter one."""
+
+    def __init__(self, texts: Iterable[str], cache: EmbeddingCache | None = None) -> None:
         texts = list(texts)
         self.names = frozenset(
             s for s in (split(t).speaker for t in texts) if s and s not in ("用户", "User")
         )
+        self.cache = cache
+        self.threshold = CHATTER_THRESHOLD if cache is not None else WORDS_CHATTER_THRESHOLD
         self._judged: dict[str, Judgement] = {}
         self._said: dict[str, Said] = {}
         self._transient: dict[str, bool] = {}
@@ -75,7 +86,21 @@ class TextJudge:
     def prepare(self, texts: Iterable[str]) -> None:
         """Classify, in one batch, the texts not judged yet."""
         fresh = sorted({t for t in texts if t not in self._judged})
-        self._judged.update(zip(fresh, classify(fresh), strict=True))
+        if not fresh:
+            return
+        wordings = [worded(split(t)) or t for t in fresh]
+        if self.cache is None:
+            self._judged.update(zip(fresh, classify(wordings), strict=True))
+            return
+        # noise is left out whatever its kind: neither embedded nor kept by the engine
+        pairs = [(t, w) for t, w in zip(fresh, wordings, strict=True) if not is_noise(t)]
+        unique = sorted({w for _, w in pairs})
+        rows = dict(zip(unique, self.cache.embed(unique), strict=True))
+        vectors = np.vstack([rows[w] for _, w in pairs]) if pairs else None
+        judged = classify([w for _, w in pairs], vectors)
+        self._judged.update(zip((t for t, _ in pairs), judged, strict=True))
+        rest = [t for t in fresh if t not in self._judged]
+        self._judged.update(zip(rest, classify(rest), strict=True))
 
     def judgement(self, text: str) -> Judgement:
         if text not in self._judged:
@@ -86,9 +111,7 @@ class TextJudge:
         """Left out as the engine leaves it out: noise, or likely chatter."""
         tick()
         if text not in self._transient:
-            self._transient[text] = (
-                is_noise(text) or self.judgement(text).chatter >= WORDS_CHATTER_THRESHOLD
-            )
+            self._transient[text] = is_noise(text) or self.judgement(text).chatter >= self.threshold
         return self._transient[text]
 
     def said(self, text: str) -> Said:

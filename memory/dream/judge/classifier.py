@@ -59,7 +59,7 @@ def _softmax(logits: np.ndarray) -> list[Judgement]:
     logits = logits - logits.max(axis=1, keepdims=True)
     probs = np.exp(logits)
     probs /= probs.sum(axis=1, keepdims=True)
-    return [Judgement(tuple(float(x) for x in row)) for row in probs]
+    return [Judgement(tuple(row)) for row in probs.tolist()]
 
 
 class Model:
