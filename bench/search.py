@@ -14,7 +14,7 @@ Each step runs in a fresh subprocess, so a peak RSS is that step's own:
 - ``keyword`` / ``hybrid``: a first open (reads the embedding cache, then packs it) and a
   reopen (reads the pack), each timed to its first answer; back-to-back and spaced
   latencies; an appended line until it is found; peak RSS; index size on disk.
-- ``cold``: ``python -m memory search`` as a new process, wall time to its answer.
+- ``cold``: ``python -m memory search`` as a new process, wall and CPU time to its answer.
 - ``pool``: a bot's search pool over ``--chats`` chats, each queried in turn, peak RSS.
 - ``recall``: real embeddings of ``--recall-passages`` chunk texts; recall@10 of the
   compressed FAISS codecs against flat float32, for real question embeddings.
@@ -206,15 +206,25 @@ def run_measure(folder: Path, mode: str, args: argparse.Namespace) -> dict[str, 
     return out
 
 
-def run_cold(folder: Path, tries: int) -> float:
+def run_cold(folder: Path, tries: int) -> tuple[float, float]:
+    """Median wall time and CPU time (user + system) of a new ``python -m memory search``
+    process. Bytecode is written as an installed package has it (this machine's
+    environment may set ``PYTHONDONTWRITEBYTECODE``, which would compile every module of
+    every run: 0.4 s of CPU); one untimed run writes it first."""
     query = FACTS[0][1]
     command = [sys.executable, "-m", "memory", "search", query, "--workspace", str(folder)]
-    times = []
+    command += ["--provider", "local", "--json"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(command, check=True, capture_output=True, env=env)
+    times, cpus = [], []
     for _ in range(tries):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        subprocess.run([*command, "--provider", "local", "--json"], check=True, capture_output=True)
+        subprocess.run(command, check=True, capture_output=True, env=env)
         times.append(time.perf_counter() - started)
-    return round(statistics.median(times), 2)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return round(statistics.median(times), 2), round(statistics.median(cpus) * 1000, 1)
 
 
 def run_pool_build(folder: Path, chats: int, chunks: int, codec: str) -> dict[str, Any]:
@@ -361,12 +371,13 @@ def main() -> None:
             built = sub("--step", "build", *common)
             keyword = sub("--step", "keyword", *common, *timing)
             hybrid = sub("--step", "hybrid", *common, *timing)
-            cold = run_cold(folder, args.cold_tries)
+            cold, cold_cpu = run_cold(folder, args.cold_tries)
             figures[str(size)] = {
                 "build": built,
                 "keyword": keyword,
                 "hybrid": hybrid,
                 "cold_cli_s": cold,
+                "cold_cli_cpu_ms": cold_cpu,
             }
             print(f"\n== {built['chunks']} chunks (keyword build {built['keyword_build_s']} s)")
             rows: list[tuple[str, str, float, float | None]] = []
@@ -392,7 +403,7 @@ def main() -> None:
                     hybrid["reopen_first_ms"],
                     None,
                 ),
-                ("cold python -m memory search", "cold_cli_s", cold, None),
+                ("cold python -m memory search", "cold_cli_s", cold, cold_cpu),
             ]
             for label, name, value, cpu in rows:
                 print(f"  {label:34} {verdict(name, value, cpu)}", flush=True)

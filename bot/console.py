@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
-from typing import Any
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
 
 from bot.console_timeline import timeline_dict
 from bot.services import BotServices
@@ -17,6 +17,9 @@ from memory.recovery import ensure_recovered
 from memory.search.tools import readable_path
 from memory.session_log import display_line, is_session_path
 from plugins.status_text import dreaming_info, memory_counts
+
+if TYPE_CHECKING:
+    from memory.resolve import Resolution
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 MAX_SOURCE_LINES = 200
@@ -78,9 +81,29 @@ class ConsoleView:
 
     def memory_items(self) -> list[dict[str, Any]]:
         return [
-            {"text": i.text, "section": i.section, "line": i.line, "sources": _refs(i.sources)}
+            {
+                "text": i.text,
+                "section": i.section,
+                "line": i.line,
+                "sources": _refs(i.sources),
+                "conflict": i.conflict,  # the open conflict it is a side of ("" for none)
+            }
             for i in read_memory(self.root).items
         ]
+
+    def conflicts(self) -> list[dict[str, Any]]:
+        """The open conflicts of MEMORY.md: each id with its numbered sides and sources."""
+        from memory.conflicts import conflicts_json, open_conflicts
+
+        return conflicts_json(open_conflicts(read_memory(self.root).items))
+
+    def resolve(self, cid: str, action: str, side: int | None, now: datetime) -> Resolution:
+        """Settle one (the owner's action): keep one side, drop one, or keep both."""
+        from memory.resolve import resolve
+
+        done = resolve(self.root, cid, action, side, now=now, by="console")
+        self.services.search.discard(self.root)  # MEMORY.md and the archive changed
+        return done
 
     def source(self, ref: str) -> dict[str, Any]:
         parsed = SourceRef.parse(ref)
@@ -167,9 +190,7 @@ class ConsoleView:
         )
         info["diary"] = entries
         info["backfill"] = {"entries": backfill, "candidates": [c.contract() for c in staged]}
-        # MEMORY.md's budget, where the configuration has one.
-        budget = getattr(self.services.config, "memory_token_budget", None)
-        info["timeline"] = timeline_dict(self.root, budget if isinstance(budget, int) else None)
+        info["timeline"] = timeline_dict(self.root, self.services.config.memory_token_budget)
         return info
 
     def remove_backfill_staged(self) -> dict[str, Any]:

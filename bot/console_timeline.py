@@ -49,7 +49,7 @@ def point(event: Any) -> DreamPoint | None:
     time, status = event.get("time"), event.get("status")
     if not isinstance(time, str) or status not in ("done", "failed"):
         return None  # a skipped dream did nothing to draw
-    tokens = event.get("tokens")
+    tokens = event.get("tokens") if status == "done" else None  # a failed one wrote nothing
     return DreamPoint(
         time=time,
         kind=str(event["event"]),

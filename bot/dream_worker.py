@@ -232,5 +232,23 @@ def format_report(report: DreamReport, tr: Translator) -> str:
         items=tr.t("count.item", n=report.items),
         counts=tr.t("report.counts", counts=counts) if counts else "",
     )
+    people = _people_line(report, tr)
+    head = f"{head}\n{people}" if people else head
     diary = report.diary.strip()
     return f"{head}\n\n{diary}" if diary else head
+
+
+def _people_line(report: DreamReport, tr: Translator) -> str:
+    """What the people pass changed on the cards ("" when nothing)."""
+    people = report.people or {}
+    parts = [
+        tr.t(key, n=int(people.get(name) or 0))
+        for name, key in (
+            ("carded", "count.new_card_line"),
+            ("opened", "count.open"),
+            ("corrected", "count.correction"),
+            ("inductions", "count.pattern"),
+        )
+        if people.get(name)
+    ]
+    return tr.t("report.people", counts=tr.join(parts)) if parts else ""

@@ -31,6 +31,12 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "no_chat": re.compile(r"no chat (?P<chat>.*) in this workspace"),
     "not_memory_file": re.compile(r"not a memory file: (?P<path>\S+) \(.*\)"),
     "not_a_ref": re.compile(r"not a source reference \(PATH#Ln or PATH#Ln-Lm\): (?P<ref>.*)"),
+    "no_conflicts": re.compile(r"there is no open conflict in MEMORY\.md"),
+    "no_such_conflict": re.compile(
+        r"no open conflict (?P<cid>\S+) in MEMORY\.md \(open: (?P<open>[^)]*)\)"
+    ),
+    "conflict_sides": re.compile(r"conflict (?P<cid>\S+) has sides 1 to (?P<n>\d+)"),
+    "resolve_usage": re.compile(r"resolve takes keep N, drop N or both"),
 }
 _TIMES = {"when"}  # parts that are moments, shown the local way
 _COUNTS = {"n", "days"}

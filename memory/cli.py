@@ -16,7 +16,6 @@ from typing import Any, NoReturn, cast, get_args
 
 from memory.clock import now_in, zone
 from memory.config_file import load_config, text
-from memory.dream import DreamOptions, run_dream
 from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
 from memory.dream.tiers import TierSettings
 from memory.errors import MemoryEngineError, UsageError
@@ -99,11 +98,21 @@ OWN_COMMANDS = frozenset({"dream", "undo", "flush", "status", "forget"}) | DREAM
 
 
 def build_parser(argv: Sequence[str] | None = None) -> Parser:
-    """The parser; the search commands (whose imports cost ~0.25 s) only when they may run."""
+    """The parser; the search commands (whose imports cost ~0.25 s) and the dream's only
+    when they may run."""
     common = common_options()
     parser = Parser(prog="memory", description="CowDream's memory engine")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    first = next(iter(argv or ()), None)
+    if first not in SEARCH_COMMANDS:  # their modules (the dream's) cost a search ~0.3 s
+        _register_own(sub, common)
+    if first is None or first in SEARCH_COMMANDS or first not in OWN_COMMANDS:
+        _register_search(sub, common)
+    return parser
 
+
+def _register_own(sub: Any, common: Parser) -> None:
+    """dream, undo, flush, status, forget and the dreaming phases' commands."""
     dream = sub.add_parser("dream", parents=[common], help="run Deep Dream")
     dream.add_argument(
         "--days", type=days_type, help="notes of the last N days (1-30; default: dream_days, 3)"
@@ -142,11 +151,6 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     forget.set_defaults(func=cmd_forget)
 
     register_dreaming(sub, common)
-
-    first = next(iter(argv or ()), None)
-    if first is None or first in SEARCH_COMMANDS or first not in OWN_COMMANDS:
-        _register_search(sub, common)
-    return parser
 
 
 def _register_search(sub: Any, common: Parser) -> None:
@@ -209,6 +213,7 @@ def _count(config: Mapping[str, Any], key: str, default: int, least: int) -> int
 
 
 def cmd_dream(args: argparse.Namespace) -> int:
+    from memory.dream import DreamOptions, run_dream  # not paid by a search process
     from memory.dream.commands import thresholds_of
 
     config = config_of(args)

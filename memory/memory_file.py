@@ -16,6 +16,14 @@ ARCHIVE_TITLE = "# Memory Archive"
 ARCHIVE_INTRO = "Items that left MEMORY.md: why, when, and their sources. Still searchable."
 _BULLET = re.compile(r"^- (?P<body>.*\S)\s*$")
 _SECTION = re.compile(r"^##\s+(?P<title>.+?)\s*$")
+CONFLICT = "conflict"  # the provenance field naming an item's open conflict ("c1")
+SETTLED = "settled"  # a conflict a person settled by keeping both sides
+_MARK = re.compile(r"\s*\[open conflict [^\]]*\]\s*$")
+
+
+def conflict_mark(cid: str) -> str:
+    """What MEMORY.md (and so the prompt) shows after an item in open conflict ``cid``."""
+    return f"[open conflict {cid}]"
 
 
 @dataclass(frozen=True)
@@ -33,11 +41,17 @@ class MemoryItem:
     def handwritten(self) -> bool:
         return not self.sources
 
+    @property
+    def conflict(self) -> str:
+        """The id of the open conflict this generated item is in ("" for none)."""
+        return "" if self.handwritten else dict(self.fields).get(CONFLICT, "")
+
     def render(self) -> str:
         if self.handwritten and self.raw:
             return self.raw
         comment = Provenance(self.sources, self.fields).render()
-        return f"- {self.text} {comment}".rstrip()
+        mark = f" {conflict_mark(self.conflict)}" if self.conflict else ""
+        return f"- {self.text}{mark} {comment}".rstrip()
 
 
 def cited_lines(items: Iterable[MemoryItem]) -> set[tuple[str, int]]:
@@ -77,6 +91,8 @@ def parse_memory(text: str) -> MemoryDoc:
         if bullet:
             body, prov = split_comment(bullet.group("body"))
             if prov and prov.sources:
+                if prov.get(CONFLICT):  # the mark is shown, not part of the item's text
+                    body = _MARK.sub("", body)
                 entries.append(
                     MemoryItem(body, prov.sources, section, number, prov.fields, raw=line)
                 )

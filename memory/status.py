@@ -6,6 +6,7 @@ import json
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from memory.conflicts import conflicts_json, open_conflicts
 from memory.daily_notes import parse_note
 from memory.dream.short_term import load_short_term
 from memory.dream.state import load_state, snapshots
@@ -27,6 +28,7 @@ def collect_status(root: MemoryRoot) -> dict[str, Any]:
         "generated_items": len(doc.generated),
         "handwritten_items": len(doc.items) - len(doc.generated),
         "archive_items": len(read_archive(root)),
+        "conflicts": conflicts_json(open_conflicts(doc.items)),
         "notes": notes,
         "last_dream": state.get("last_run"),
         "last_success": {k: v for k, v in state.get("last_success", {}).items() if k != "hash"}

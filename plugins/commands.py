@@ -25,7 +25,7 @@ from memory.usage import record_uses, uses_of_hits
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, MessageReceived
 from plugins.people_text import people_command
-from plugins.status_text import dreaming_text, status_text
+from plugins.status_text import conflicts_text, dreaming_text, resolution_text, status_text
 
 if TYPE_CHECKING:
     from memory.forget import ForgetPlan
@@ -39,8 +39,10 @@ HELP_LINES = (
     "help.dream",
     "help.undo",
     "help.forget",
+    "help.resolve",
     "help.people",
     "help.people_rebuild",
+    "help.people_forget",
     "help.dreaming_status",
     "help.dreaming_switch",
     "help.help",
@@ -93,14 +95,18 @@ class CommandsPlugin(Plugin):
             return status_text(self.services, ctx)
         if sub == "search":
             return self.search(ctx, rest) if rest else tr.t("commands.usage_search")
+        if sub == "resolve" and not rest:
+            return conflicts_text(ctx.root, tr)
         if sub == "people":
             return people_command(self.services, ctx, rest)
-        if sub not in {"dream", "undo", "forget"} or (sub == "undo" and rest):
+        if sub not in {"dream", "undo", "forget", "resolve"} or (sub == "undo" and rest):
             return tr.t("commands.usage")
         if not ctx.is_admin:
             return tr.t("commands.refused")
         if sub == "dream":
             return self.dream(ctx, rest)
+        if sub == "resolve":
+            return self.resolve(ctx, rest)
         if sub == "undo":
             from memory.history import undo
 
@@ -123,6 +129,20 @@ class CommandsPlugin(Plugin):
             return tr.t("dream.busy")
         self.services.triggers.record(ctx.root, manual(), ctx.now)
         return tr.t("dream.started", days=tr.t("count.day", n=days))
+
+    def resolve(self, ctx: ChatContext, arg: str) -> str:
+        """``/memory resolve <id> keep N | drop N | both``."""
+        from memory.resolve import resolve
+
+        tr = ctx.lang
+        parts = arg.split()
+        if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
+            return tr.t("commands.usage_resolve")
+        side = int(parts[2]) if len(parts) == 3 else None
+        by = ctx.message.sender_name or ctx.message.sender_id
+        done = resolve(ctx.root, parts[0], parts[1].lower(), side, now=ctx.now, by=by)
+        self.services.search.discard(ctx.root)  # MEMORY.md and the archive changed
+        return resolution_text(done, tr)
 
     def search(self, ctx: ChatContext, query: str) -> str:
         limit = int(self.config["search_results"])

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from bot.scope_state import mark_changed
+from memory.conflicts import PROMPT_NOTE
 from memory.errors import MemoryEngineError
 from memory.flush import flush_turns
 from memory.memory_file import ArchivedItem, prompt_memory, read_archive, read_memory
@@ -48,7 +49,8 @@ class MemoryPlugin(Plugin):
         limit = self.services.config.memory_prompt_max_chars
         core = prompt_memory(ctx.root, limit) if limit else ""
         if core:
-            event.system_blocks.append(f"Long-term memory of this chat (MEMORY.md):\n{core}")
+            note = f"\n\n{PROMPT_NOTE}" if "[open conflict " in core else ""
+            event.system_blocks.append(f"Long-term memory of this chat (MEMORY.md):\n{core}{note}")
         card = speaker_card_block(self.services, ctx)
         if card:
             event.system_blocks.append(card)

@@ -21,11 +21,13 @@ def people_command(services: BotServices, ctx: ChatContext, rest: str) -> str:
     if not people_on(services.config.people_enabled, ctx.scope.is_group):
         return tr.t("people.off")
     words = rest.split(maxsplit=1)
-    if words and words[0].lower() == "rebuild":
+    if words and words[0].lower() in {"rebuild", "forget"}:
         if len(words) < 2:
             return tr.t("commands.usage_people")
         if not ctx.is_admin:
             return tr.t("commands.refused")
+        if words[0].lower() == "forget":
+            return _forget(ctx, words[1].strip())
         return _rebuild(services, ctx, words[1].strip())
     directory = load_directory(ctx.root)
     if not rest:
@@ -78,6 +80,28 @@ def card_text(tr: Translator, view: CardView) -> str:
     if view.inductions:
         out.append(tr.t("people.inductions", n=len(view.inductions)))
     return "\n".join(out)
+
+
+def _forget(ctx: ChatContext, query: str) -> str:
+    """``forget NAME`` shows what would go; ``forget NAME confirm`` deletes it."""
+    from memory.people.forget_person import forget_person, plan_forget_person
+
+    tr = ctx.lang
+    name, _, last = query.rpartition(" ")
+    confirmed = last.lower() == "confirm" and bool(name.strip())
+    wanted = name.strip() if confirmed else query
+    found = _one(tr, load_directory(ctx.root), wanted)
+    if isinstance(found, str):
+        return found
+    if not confirmed:
+        plan = plan_forget_person(ctx.root, found)
+        lines = tr.t("count.line", n=plan.lines)
+        return tr.t("people.forget_plan", name=found.name, lines=lines, query=wanted)
+    try:
+        forget_person(ctx.root, found.slug)
+    except Busy:
+        return tr.t("people.busy")
+    return tr.t("people.forgotten", name=found.name)
 
 
 def _rebuild(services: BotServices, ctx: ChatContext, name: str) -> str:

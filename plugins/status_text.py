@@ -11,7 +11,11 @@ from bot.engine_messages import engine_text
 from bot.i18n import Translator
 from bot.scope_state import DreamResult, dreaming_enabled, read_state
 from bot.services import BotServices
+from memory.conflicts import open_conflicts
+from memory.errors import MemoryEngineError
+from memory.memory_file import read_memory
 from memory.paths import MemoryRoot
+from memory.resolve import Resolution
 from plugins.events import ChatContext
 
 log = logging.getLogger(__name__)
@@ -184,6 +188,43 @@ def phase_lines(info: DreamingInfo, tr: Translator) -> list[str]:
     return lines
 
 
+def conflict_lines(root: MemoryRoot, tr: Translator) -> list[str]:
+    """The open conflicts of ``root``'s MEMORY.md, one line each with its numbered sides."""
+    try:
+        conflicts = open_conflicts(read_memory(root).items)
+    except MemoryEngineError:
+        return []
+    if not conflicts:
+        return []
+    lines = [tr.t("status.conflicts", n=len(conflicts))]
+    for c in conflicts:
+        sides = [
+            tr.t("conflict.side", n=n, text=tr.quote(i.text)) for n, i in enumerate(c.items, 1)
+        ]
+        lines.append(tr.t("status.conflict", id=c.id, sides=" ".join(sides)))
+    return lines
+
+
+def resolution_text(done: Resolution, tr: Translator) -> str:
+    """What a resolution did, for the person who asked for it."""
+    kept = tr.join([tr.quote(i.text) for i in done.kept])
+    dropped = tr.join([tr.quote(i.text) for i in done.dropped])
+    if done.action == "both":
+        return tr.t("resolve.both", id=done.id, kept=kept)
+    if done.still_open:
+        return tr.t("resolve.dropped_open", id=done.id, dropped=dropped)
+    key = "resolve.kept" if done.action == "keep" else "resolve.dropped"
+    return tr.t(key, id=done.id, kept=kept, dropped=dropped)
+
+
+def conflicts_text(root: MemoryRoot, tr: Translator) -> str:
+    """``/memory resolve`` alone: the open conflicts, and how to settle one."""
+    lines = conflict_lines(root, tr)
+    if not lines:
+        return tr.t("resolve.none")
+    return "\n".join([tr.t("resolve.head"), *lines[1:], tr.t("resolve.hint")])
+
+
 def status_text(services: BotServices, ctx: ChatContext) -> str:
     tr = ctx.lang
     scopes = services.scopes
@@ -214,6 +255,7 @@ def status_text(services: BotServices, ctx: ChatContext) -> str:
     except Exception as exc:
         log.exception("memory status failed")
         lines.append(tr.t("status.unavailable", error=exc))
+    lines += conflict_lines(ctx.root, tr)
     lines.append(dreaming_text(services, ctx.root, tr))
     if scopes.is_owner(ctx.scope):
         others = [e for e in scopes.entries() if e.folder != "."]

@@ -97,6 +97,7 @@ def shoot(out: Path, chromium: str) -> None:
             timezone="Asia/Shanghai",
             embedding_provider="none",
             dream_engine="extractive",
+            memory_token_budget=300,  # small, so the timeline's budget bars show
         )
         clock = DemoClock(datetime(2026, 11, 26, 9, 0, tzinfo=ZONE))
         channel = WebChannel(config, port=0)

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
@@ -31,6 +31,7 @@ from channels.web.throttle import LoginThrottle
 from memory.dream.model import MAX_DAYS, MIN_DAYS
 from memory.errors import MemoryEngineError
 from memory.textfile import clean_text
+from plugins.status_text import resolution_text
 
 STATIC = Path(__file__).parent / "static"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
@@ -49,6 +50,12 @@ class ChatIn(BaseModel):
 class DreamIn(BaseModel):
     days: int | None = None  # checked by the /memory dream command itself (1..30)
     language: str | None = Field(default=None, max_length=35)
+
+
+class ResolveIn(BaseModel):
+    id: str = Field(min_length=1, max_length=20)  # "c1" (or "1")
+    action: Literal["keep", "drop", "both"]
+    side: int | None = None  # the side to keep or drop (1-based); none for "both"
 
 
 # The page runs its own scripts only: no inline script, no other origin, no plug-ins, no
@@ -224,6 +231,26 @@ def create_app(
     def remove_backfill() -> dict[str, Any]:
         # The owner's memory only: another chat's memory is read-only here.
         return dict(safely(lambda: views(None).remove_backfill_staged()))
+
+    @app.get("/api/conflicts", dependencies=guarded)
+    def conflicts(chat: str | None = None) -> dict[str, Any]:
+        return {"conflicts": safely(lambda: views(chat).conflicts())}
+
+    @app.post("/api/conflicts/resolve", dependencies=guarded)
+    def resolve(body: ResolveIn, request: Request) -> dict[str, Any]:
+        # The owner's memory only: another chat's memory is read-only here.
+        view = views(None)
+        now = view.services.clock()
+        done = safely(lambda: view.resolve(body.id, body.action, body.side, now))
+        return {
+            "id": done.id,
+            "action": done.action,
+            "kept": [i.text for i in done.kept],
+            "dropped": [i.text for i in done.dropped],
+            "still_open": done.still_open,
+            "message": resolution_text(done, words(request)),
+            "conflicts": view.conflicts(),
+        }
 
     @app.post("/api/dream", dependencies=guarded)
     def dream(body: DreamIn, request: Request) -> dict[str, Any]:

@@ -29,10 +29,8 @@ from memory.dream.upkeep import digest as upkeep_digest
 from memory.dream.upkeep import entered_text
 from memory.dream.upkeep import state_relative as upkeep_state
 from memory.memory_file import archive_entry, render_archive, render_memory
-from memory.provenance import strip_comments
 from memory.recall_store import KEEP_DAYS, RecallRead, repair
 from memory.textfile import read_text
-from memory.tokens import estimate_tokens
 from memory.transaction import Fault, Transaction
 from memory.usage import repair as repair_ledger
 
@@ -144,10 +142,7 @@ def commit_cycle(
     if ctx.tiers is not None:  # the day each line entered MEMORY.md
         txn.write(upkeep_state(root), entered_text(proposal.keep, ctx.tiers.entered, today))
     txn.commit(fault)
-    # MEMORY.md's estimated tokens after the dream, for the console's timeline (a report
-    # that carries its own estimate overrides this one).
-    tokens = estimate_tokens(strip_comments(new_memory))
-    append_event(root, {"event": kind, "tokens": tokens, **summary(report, stamp)})
+    append_event(root, {"event": kind, **summary(report, stamp)})
     oldest = min((r.day for r in ctx.recalls.recalls), default=today)
     if ctx.recalls.bad_lines or (today - oldest).days > KEEP_DAYS:
         repair(root, today)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from memory.conflicts import unmark_lonely
 from memory.daily_notes import NoteLine
 from memory.dream.context import DeepResult, DreamContext
 from memory.dream.evidence import Line, LiveLines
@@ -98,6 +99,15 @@ def with_lines(inputs: DreamInputs, promoted: list[Ranked], live: LiveLines) -> 
     return replace(inputs, notes=notes, lines=lines)
 
 
+def _unmark_lonely(proposal: Proposal, decisions: Decisions) -> None:
+    """A conflict the cap or the budget left with one side is no conflict any more."""
+    unmarked = unmark_lonely(proposal.keep)
+    changed = {old: new for old, new in zip(proposal.keep, unmarked, strict=True) if old != new}
+    if changed:
+        proposal.keep = unmarked
+        decisions.promoted = {k: changed.get(i, i) for k, i in decisions.promoted.items()}
+
+
 class DeepPhase:
     """The nightly deep phase; ``promoted_only`` consolidates the prior items with the
     promoted candidates alone (``promote --apply``)."""
@@ -135,6 +145,7 @@ class DeepPhase:
         admitted = admit(inputs, proposal, order)
         if ctx.tiers is not None:  # under the token budget, never by deleting
             fit_to_budget(ctx.tiers, inputs, admitted, ctx.options.token_budget)
+        _unmark_lonely(admitted, decisions)
         kept = set(admitted.keep)
         for key, item in list(decisions.promoted.items()):
             if item not in kept:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from datetime import datetime
 
+from memory.conflicts import open_conflicts
 from memory.dream.model import DreamInputs, DreamReport, Proposal, new_items
 from memory.segment import has_cjk
 
@@ -74,6 +75,10 @@ def entry(
     if report.engine == "llm":
         out.head("corrected", proposal.corrected)
     out.head("dropped", proposal.dropped)
+    conflicts = open_conflicts(proposal.keep)
+    if conflicts:
+        out.head("conflicts", len(conflicts))
+        out.items(f"{c.id}: " + " ↔ ".join(_quote(i.text) for i in c.items) for c in conflicts)
     lines += out.lines
     if proposal.fit is not None:
         lines += ["", _budget_line(proposal, report, zh)]
@@ -96,6 +101,10 @@ LABELS = {
     "rejected": ("拒绝", "Rejected"),
     "corrected": ("经检查修正或拒绝的模型条目", "Model items corrected or rejected by the checks"),
     "dropped": ("略过的闲聊", "Chatter left out"),
+    "conflicts": (
+        "未决的矛盾（都保留，等人来定：/memory resolve）",
+        "Open conflicts (both kept until a person decides: /memory resolve)",
+    ),
 }
 
 
@@ -125,6 +134,7 @@ ARCHIVE_REASONS = {
     "cold": ("久未使用", "cold"),
     "budget": ("超出篇幅预算", "over the token budget"),
     "tightened": ("精简前的原文", "tightened"),
+    "conflict-dropped": ("解决矛盾时舍弃", "dropped when a conflict was resolved"),
 }
 REJECTION_REASONS = (
     ("cites a line that does not exist", "引用的行不存在"),

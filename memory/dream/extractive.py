@@ -23,11 +23,20 @@ from datetime import date
 import numpy as np
 
 from memory.chatter import is_noise
+from memory.conflicts import assign_ids, settled_ids, with_conflict
 from memory.dream import sections
+from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.judge import dates, importance
 from memory.dream.judge.classifier import Judgement, classify
-from memory.dream.judge.relations import Said, core_words, replaces, same_fact, subject_of
+from memory.dream.judge.relations import (
+    Said,
+    core_words,
+    replaces,
+    same_fact,
+    subject_of,
+    swapped_value,
+)
 from memory.dream.judge.wording import reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.similarity import features
@@ -36,7 +45,7 @@ from memory.provenance import SourceRef, compress_refs
 from memory.segment import has_cjk
 from memory.speaker import split
 
-_DATE_IN_PATH = re.compile(r"(\d{4})-(\d{2})-(\d{2})\.md$")
+_DATE_IN_PATH = re.compile(r"(\d{4})-(\d{2})-(\d{2})\.(?:md|jsonl)$")
 CANDIDATES_PER_LOOKUP = 24
 COMMON_TOKEN = 300  # a token in this many clusters ("用户", "user") says nothing
 CHATTER_THRESHOLD = 0.5  # a note line likelier chatter than this is left out
@@ -57,6 +66,7 @@ class Statement:
     judged: str = ""  # what the classifier and the embeddings read (the text, dates unresolved)
     subject: str = "user"
     due: date | None = None  # the last day a dated plan names
+    speaker: str = ""  # who said it, in a group ("" for a prior item or a private chat)
     ahead: bool = False  # it names a day after its own (a plan, not what happened)
 
     @property
@@ -126,6 +136,12 @@ class Cluster:
             self._refs = compress_refs(ref for s in self.members for ref in s.refs)
         return self._refs
 
+    def side(self) -> Side:
+        """The cluster as one side of a possible conflict: its newest day, its speakers."""
+        return Side(
+            self.head.text, self.latest[0], frozenset(s.speaker for s in self.members if s.speaker)
+        )
+
 
 def day_of(refs: tuple[SourceRef, ...], default: date) -> date:
     days = []
@@ -146,6 +162,8 @@ class ExtractiveEngine:
         self.embeddings = embeddings
         self._check: Callable[[], None] = lambda: None
         self.cache: EmbeddingCache | None = None
+        self._open: list[tuple[Cluster, Cluster]] = []  # (older, newer): neither replaced
+        self._conflict_of: dict[int, str] = {}  # id(cluster) -> its open conflict's id
         self._matrix: np.ndarray | None = None  # the statements' vectors, one row a text
 
     def propose(self, inputs: DreamInputs) -> Proposal:
@@ -167,11 +185,13 @@ class ExtractiveEngine:
             kept.append(st)
         handwritten = [i.text for i in inputs.handwritten]
         clusters, merged, folded = self._cluster(kept, handwritten)
+        self._open = []
         superseded = self._supersede(clusters)
         live = [c for c in clusters if c.superseded_by is None]
         expired = [c for c in live if c.head.due is not None and c.head.due < inputs.today]
         expired = [c for c in expired if c.head.kind not in ("identity", "event")]
         live = [c for c in live if c not in expired]
+        self._conflict_of = self._number_conflicts(live, inputs)
         # Every live item, most important first: the deep phase admits them under the cap.
         keep = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
         proposal = Proposal(keep=[self._item(c, zh) for c in keep], dropped=dropped)
@@ -217,8 +237,8 @@ class ExtractiveEngine:
         base = len(out)
         for line in inputs.notes:
             reason = inputs.archived_refs.get(f"{line.path}#L{line.line}")
-            if reason in ("superseded", "expired"):
-                continue  # judged out of date by an earlier dream
+            if reason in ("superseded", "expired", "conflict-dropped"):
+                continue  # judged out of date by an earlier dream, or dropped by a person
             if is_noise(line.text):
                 dropped += 1
                 continue
@@ -232,12 +252,13 @@ class ExtractiveEngine:
             st.order = base + line.line
             st.due = _due(spoken.body, line.day, relative_only=False)
             st.ahead = _ahead(spoken.body, line.day)
+            st.speaker = spoken.speaker or ""
             out.append(st)
         # An item written from a note line is judged as that line is (its wording is
         # already classified and embedded); an item worded otherwise, as it reads.
         wording = {st.text: st.judged for st in out if st.prior is None}
         for st in out:
-            st.subject = subject_of(st.text, names)
+            st.subject = _subject(st, names)
             st.judged = st.judged or wording.get(st.text, st.text)
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
@@ -371,12 +392,57 @@ class ExtractiveEngine:
                     seen.add(id(older))
                     if older.superseded_by is not None or older.latest >= newer.latest:
                         continue
-                    if replaces(said, older.head.said()):
-                        older.superseded_by = newer
-                        out.append(older)
+                    old_said = older.head.said()
+                    if not self._contradicts(said, old_said) or self._kept_apart(older, newer):
+                        continue
+                    if verdict(newer.side(), older.side()) == "open":
+                        self._open.append((older, newer))  # both stay, marked
+                        continue
+                    older.superseded_by = newer
+                    out.append(older)
             for key in keys:
                 index[key].append(newer)
         return out
+
+    @staticmethod
+    def _contradicts(newer: Said, older: Said) -> bool:
+        """A new value for what ``older`` said: the judge's ``replaces``, or the same
+        subject naming another value of the same exclusive slot (住在上海 / 住在北京, or a
+        doubt about it: "maybe it is Munich now?")."""
+        if replaces(newer, older):
+            return True
+        if newer.subject != older.subject:
+            return False
+        return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)
+
+    @staticmethod
+    def _kept_apart(a: Cluster, b: Cluster) -> bool:
+        """A person kept both sides of a conflict between these (``settled``)."""
+        return bool(settled_ids(a.priors) & settled_ids(b.priors))
+
+    def _number_conflicts(self, live: list[Cluster], inputs: DreamInputs) -> dict[int, str]:
+        """The open conflicts among the live clusters (sides linked by a pair join one
+        conflict), each with an id: the one its sides had, else the next free ``cN``."""
+        alive = {id(c) for c in live}
+        parent: dict[int, int] = {}
+
+        def find(x: int) -> int:
+            while parent.setdefault(x, x) != x:
+                x = parent[x]
+            return x
+
+        by_id = {id(c): c for c in live}
+        for older, newer in self._open:
+            if id(older) in alive and id(newer) in alive:
+                parent[find(id(older))] = find(id(newer))
+        groups: dict[int, list[Cluster]] = defaultdict(list)
+        for cid in parent:
+            groups[find(cid)].append(by_id[cid])
+        ordered = sorted(groups.values(), key=lambda g: min(c.latest for c in g))
+        had = [[[p.conflict for p in c.priors] for c in group] for group in ordered]
+        taken = {i.conflict for i in inputs.memory.items} | settled_ids(inputs.memory.items)
+        ids = assign_ids(had, taken)
+        return {id(c): cid for group, cid in zip(ordered, ids, strict=True) for c in group}
 
     @staticmethod
     def _rank_key(cluster: Cluster, today: date) -> tuple[float, date, int, str]:
@@ -406,14 +472,27 @@ class ExtractiveEngine:
         the item it would have been."""
         return cluster.priors or [self._item(cluster, zh)]
 
-    @staticmethod
-    def _item(cluster: Cluster, zh: bool) -> MemoryItem:
+    def _item(self, cluster: Cluster, zh: bool) -> MemoryItem:
         head = cluster.head
         priors = cluster.priors
         section = next((p.section for p in reversed(priors) if sections.users(p.section)), "")
         section = section or sections.for_kind(head.kind, zh)
         fields = next((p.fields for p in reversed(priors) if p.fields), ())
-        return MemoryItem(head.text, cluster.refs, section, fields=fields)
+        item = MemoryItem(head.text, cluster.refs, section, fields=fields)
+        return with_conflict(item, self._conflict_of.get(id(cluster), ""))
+
+
+def _subject(st: Statement, names: frozenset[str]) -> str:
+    """Whom ``st`` is about: in a group, a line that reports on another member ("Alice: Bob
+    lives in Paris", Bob being one of the chat's speakers) is about that member, whoever
+    said it (so two speakers can disagree about them)."""
+    subject = subject_of(st.text, names)
+    if st.speaker and subject == st.speaker:
+        for mark in ("：", ": "):
+            if st.text.startswith(st.speaker + mark):
+                told = subject_of(st.text[len(st.speaker) + len(mark) :], names)
+                return told if told.split("/")[0] in names else subject
+    return subject
 
 
 def _tokens(text: str) -> frozenset[str]:

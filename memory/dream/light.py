@@ -39,6 +39,9 @@ COMMON_KEY = 300  # a blocking key shared by this many groups says nothing
 CHECK_EVERY = 500  # lines between two checks for an interrupted dream
 
 
+SET_ASIDE = ("superseded", "conflict-dropped")  # archived lines that are no evidence any more
+
+
 @dataclass
 class Group:
     """Restatements of one statement about one subject."""
@@ -190,8 +193,8 @@ def stage(ctx: DreamContext, sources: list[EvidenceSource]) -> LightResult:
     seen: set[Line] = set()
     for source in sources:
         for note in source.lines():
-            if ctx.inputs.archived_refs.get(f"{note.path}#L{note.line}") == "superseded":
-                continue  # judged out of date by an earlier dream
+            if ctx.inputs.archived_refs.get(f"{note.path}#L{note.line}") in SET_ASIDE:
+                continue  # judged out of date by an earlier dream, or dropped by a person
             statements.append(note)
             seen.add((note.path, note.line))
     for path, number in sorted(index.recalled_lines() - seen - set(owner)):

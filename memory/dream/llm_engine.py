@@ -20,7 +20,7 @@ from memory.dream.model import MAX_DAYS, DreamInputs, Proposal
 from memory.dream.sections import section_for
 from memory.errors import ModelError
 from memory.llm import ChatModel
-from memory.memory_file import MemoryItem, cited_lines
+from memory.memory_file import CONFLICT, SETTLED, MemoryItem, cited_lines, conflict_mark
 from memory.provenance import SourceRef, compress_refs, ref_lines
 from memory.redact import redact
 
@@ -34,6 +34,8 @@ Rules:
 - Merge duplicates into one item. Keep preferences, decisions and plans, people, lessons \
 and stable facts. Drop greetings, small talk and anything transient.
 - When a newer note contradicts an older item about the same thing, keep only the newer.
+- Items marked [open conflict cN] disagree and nobody has said which is right: keep each \
+of them, citing its own MEMORY.md label, unless a note clearly settles it.
 - Never invent anything: every item must be supported by the lines it cites.
 - Write each item in the language of its sources; never translate.
 - Cite every line an item comes from by its label, e.g. "memory/2026-11-28.md#L12". \
@@ -50,7 +52,8 @@ def render_inputs(inputs: DreamInputs) -> str:
     long for ``MAX_INPUT_CHARS`` the oldest note lines are left out."""
     parts = ["## Current memory items"]
     for item in inputs.prior:
-        parts.append(f"MEMORY.md#L{item.line}: {item.text}")
+        mark = f" {conflict_mark(item.conflict)}" if item.conflict else ""
+        parts.append(f"MEMORY.md#L{item.line}: {item.text}{mark}")
     if inputs.handwritten:
         parts.append("## Hand-written items (kept as they are)")
         parts += [f"- {i.text}" for i in inputs.handwritten]
@@ -94,6 +97,19 @@ def parse_answer(raw: str) -> tuple[list[tuple[str, list[str]]], str]:
     return items, diary.strip() if isinstance(diary, str) else ""
 
 
+def _carried(refs: list[SourceRef], prior: dict[int, MemoryItem]) -> tuple[tuple[str, str], ...]:
+    """The open conflict (or a person's settling of one) of the prior item a model item keeps."""
+    fields: dict[str, str] = {}
+    for ref in refs:
+        if ref.path == "MEMORY.md":
+            for line in ref.lines():
+                item = prior.get(line)
+                for key, value in item.fields if item else ():
+                    if key in (CONFLICT, SETTLED):
+                        fields.setdefault(key, value)
+    return tuple(fields.items())
+
+
 class LLMEngine:
     name = "llm"
 
@@ -135,7 +151,9 @@ class LLMEngine:
             lines = sum(len(r.lines()) for r in sources)
             if lines > 1:
                 proposal.merged += lines - 1
-            proposal.keep.append(MemoryItem(text, sources, section))
+            proposal.keep.append(
+                MemoryItem(text, sources, section, fields=_carried(refs, prior_by_line))
+            )
         postcheck.check(inputs, proposal)
         # Every verified item in the model's order: the deep phase admits them under the cap.
         self._archive_left_out(inputs, proposal)

@@ -116,6 +116,7 @@ class DreamReport:
     rejected: int = 0
     returned: int = 0  # archive entries back in MEMORY.md (hot)
     tokens: int = 0  # MEMORY.md's estimated tokens after the dream
+    conflicts: int = 0  # open conflicts in MEMORY.md after the dream
     diary: str = ""
     phases: PhaseCounts = field(default_factory=PhaseCounts)
     diff: str = ""  # --dry-run only

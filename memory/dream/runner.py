@@ -8,6 +8,7 @@ import threading
 import time
 from datetime import datetime
 
+from memory.conflicts import open_conflicts
 from memory.dream.commit import commit_cycle, stores, summary
 from memory.dream.context import DreamContext
 from memory.dream.grounding import Similarity
@@ -174,6 +175,7 @@ def fill_report(report: DreamReport, ctx: DreamContext, proposal: Proposal) -> N
     back = cited_lines(item for item, _ in proposal.returned)  # not new: back from the archive
     fresh = new_items(inputs.prior, proposal.keep)
     report.added = sum(1 for i in fresh if not ref_lines(i.sources) <= back)
+    report.conflicts = len(open_conflicts(proposal.keep))
     light, rem, deep = ctx.state.light, ctx.state.rem, ctx.state.deep
     if light is not None:
         report.phases.light = {"candidates": len(light.candidates), "staged": light.staged}

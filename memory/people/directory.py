@@ -16,6 +16,7 @@ so that nobody's lines are ever taken for theirs.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import re
@@ -32,6 +33,7 @@ from memory.paths import MemoryRoot
 log = logging.getLogger(__name__)
 
 FOLDER = "people"
+INDEX = f"{FOLDER}/index.json"  # root-relative
 OWNER_ID = "owner"
 MAX_NAME_CHARS = 32
 _UNSAFE_NAME = re.compile(r"[:：\s#<>`]+")
@@ -46,6 +48,10 @@ def person_slug(person_id: str) -> str:
     return f"{folder_name(platform.replace('-', '_'))}-{folder_name(rest)}"
 
 
+def retired_hash(label: str) -> str:
+    return hashlib.sha256(label.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
 def clean_name(name: str) -> str:
     """A display name fit to head a note line: no colon, ``#`` or markup, one line, short."""
     cleaned = " ".join(_UNSAFE_NAME.sub(" ", name).split())[:MAX_NAME_CHARS].strip()
@@ -57,7 +63,7 @@ def folder(root: MemoryRoot) -> Path:
 
 
 def index_path(root: MemoryRoot) -> Path:
-    return folder(root) / "index.json"
+    return root.path / INDEX
 
 
 def lock_path(root: MemoryRoot) -> Path:
@@ -103,7 +109,8 @@ class Directory:
 
     people: dict[str, Person] = field(default_factory=dict)  # by slug
     others: dict[str, str] = field(default_factory=dict)  # id-less display name -> label
-    retired: set[str] = field(default_factory=set)  # labels of forgotten people
+    # the labels of forgotten people, as hashes: never handed out again, never readable
+    retired: set[str] = field(default_factory=set)
 
     # lookups -----------------------------------------------------------------------
 
@@ -122,9 +129,9 @@ class Directory:
         pairs = [(label, p) for p in self.people.values() for label in p.labels.values()]
         return dict(sorted(pairs, key=lambda kv: (-len(kv[0]), kv[0])))
 
-    def taken(self) -> set[str]:
-        held = {label for p in self.people.values() for label in p.labels.values()}
-        return held | set(self.others.values()) | self.retired
+    def taken(self, label: str) -> bool:
+        held = {x for p in self.people.values() for x in p.labels.values()}
+        return label in held or label in self.others.values() or retired_hash(label) in self.retired
 
     def find(self, query: str) -> list[Person]:
         """People a user's ``query`` names: the one whose label, slug or id it is; else
@@ -146,11 +153,10 @@ class Directory:
     # sightings ---------------------------------------------------------------------
 
     def _fresh_label(self, name: str) -> str:
-        taken = self.taken()
-        if name not in taken:
+        if not self.taken(name):
             return name
         number = 2
-        while f"{name}{number}" in taken:
+        while self.taken(f"{name}{number}"):
             number += 1
         return f"{name}{number}"
 
@@ -185,7 +191,7 @@ class Directory:
         """Take a person out (forget); their labels stay claimed, so nobody inherits them."""
         person = self.people.pop(slug, None)
         if person is not None:
-            self.retired |= person.all_labels()
+            self.retired |= {retired_hash(label) for label in person.all_labels()}
         return person
 
     # files -------------------------------------------------------------------------

@@ -67,9 +67,12 @@ def days_of(refs: Iterable[SourceRef]) -> int:
     return len({day_of(r.path) or r.path for r in refs})
 
 
-def _merge(entry: Entry, refs: Sequence[SourceRef], day: str) -> None:
+def _merge(entry: Entry, refs: Sequence[SourceRef], day: str, by: str) -> None:
+    """One more source for ``entry``; one more occasion (``seen``) unless the same speaker
+    said it again that day (the session log and the note of one message are one occasion)."""
     entry.refs = tuple(sorted({*entry.refs, *refs}))
-    entry.seen += 1
+    if day != entry.day or by != entry.by:
+        entry.seen += 1
     entry.day = max(entry.day, day)
 
 
@@ -100,8 +103,11 @@ def _ledger(
         if entry.by_hand:
             continue
         if entry.kind == kind and same_fact(statement_of(entry.text), obs.statement):
-            _merge(entry, (obs.ref,), obs.day)
+            _merge(entry, (obs.ref,), obs.day, obs.speaker_slug)
             report.restated += 1
+            for line in files.card:  # the card lines it is a premise of gain the source too
+                if entry.id in line.premises and not is_hedged(obs.statement):
+                    _merge(line, (obs.ref,), obs.day, obs.speaker_slug)
             if kind == "induction":
                 first_hand = entry.by == files.slug
                 entry.confidence = induction_confidence(entry.seen, days_of(entry.refs), first_hand)
@@ -134,7 +140,7 @@ def _card(
         old = statement_of(line.text)
         if same_fact(old, obs.statement) or same_slot_value(obs.statement, old):
             if not hedged:
-                _merge(line, (obs.ref,), obs.day)
+                _merge(line, (obs.ref,), obs.day, obs.speaker_slug)
                 line.premises = (*line.premises, entry.id)
                 report.confirmed += 1
             return

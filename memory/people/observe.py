@@ -18,11 +18,18 @@ from dataclasses import dataclass
 from memory.chatter import is_chatter, is_question
 from memory.daily_notes import NoteLine
 from memory.people.directory import Directory, Person
-from memory.people.reasoning import first_person, is_induction, mentions, speaks_for_a_group
+from memory.people.reasoning import (
+    first_person,
+    is_induction,
+    mentions,
+    only_addressed,
+    speaks_for_a_group,
+)
 from memory.provenance import SourceRef
 from memory.redact import MASK
 
 _COLON = re.compile(r"^\s*[:：]\s*")
+_STAMP = re.compile(r"^\[[^\]]{1,20}\]\s*")  # "[10:02] Ann: ...", "[D1:3] Ann: ..."
 USER_ALIASES = ("用户", "User")
 
 
@@ -48,7 +55,9 @@ class Observation:
 
 
 def speaker_of(text: str, labels: Sequence[str]) -> tuple[str, str] | None:
-    """``("王芳", "李四下个月结婚")`` for ``"王芳: 李四下个月结婚"`` when 王芳 is a label."""
+    """``("王芳", "李四下个月结婚")`` for ``"王芳: 李四下个月结婚"`` when 王芳 is a label (a
+    leading ``[time]`` stamp is skipped)."""
+    text = _STAMP.sub("", text, count=1)
     for label in labels:  # longest first
         if text.startswith(label):
             rest = text[len(label) :]
@@ -88,7 +97,12 @@ def subjects(statement: str, speaker: Person | None, people: Iterable[Person]) -
 
 
 def _mentioned(statement: str, person: Person) -> bool:
-    return any(mentions(statement, n) for n in _names(person) if len(n) >= 2 or not n.isascii())
+    """Spoken of by one of their names (a name only called, "Thanks, Ann!", is no subject)."""
+    return any(
+        mentions(statement, n) and not only_addressed(statement, n)
+        for n in _names(person)
+        if len(n) >= 2 or not n.isascii()
+    )
 
 
 def worth_observing(statement: str) -> bool:

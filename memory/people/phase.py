@@ -99,10 +99,14 @@ def people_pass(
 ) -> dict[str, object] | None:
     """The people pass after a cycle's phases (the caller holds the dream lock): the
     window's lines into the people's files. Its failures are logged, never the dream's."""
+    from memory.dream.session_source import SessionLog
+
     try:
+        # the window's notes and its whole session logs (what was said, before any flush)
+        said = SessionLog(ctx.root, ctx.now.date(), ctx.options.days, cursors={}).lines()
         report = refresh_people(
             ctx.root,
-            ctx.inputs.notes,
+            [*ctx.inputs.notes, *said],
             ctx.now.date().isoformat(),
             limits,
             model=model if ctx.engine.name == "llm" else None,

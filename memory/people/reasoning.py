@@ -67,6 +67,33 @@ def induction_confidence(sources: int, days: int, first_hand: bool) -> float:
     return round(min(MAX_CONFIDENCE, score), 2)
 
 
+_GREETING = (
+    r"(?:hey|hi|hello|thanks|thank you|wow|oh|ah|yes|yeah|yep|sure|ok|okay|dear|agreed|"
+    r"congrats|congratulations|good morning|good night|嗨|你好|谢谢|哇|好的|亲爱的)"
+)
+_SECOND_PERSON = re.compile(r"(?i)你|您|\byou\b|\byour\b|\byours\b|\byourself\b|\byou're\b")
+
+
+def _vocative(name: str) -> re.Pattern[str]:
+    n = re.escape(name)
+    return re.compile(
+        rf"(?i)(?:^\s*(?:{_GREETING}[\s,，!！]*)?{n}\s*[,，!！.。?？~:：]"
+        rf"|[,，]\s*{n}\s*(?:[!！.。?？~,，]|$))"
+    )
+
+
+def only_addressed(text: str, name: str) -> bool:
+    """``name`` is only called ("Thanks, Caroline!", "李四，你好"), not spoken of: every
+    mention is a vocative and nothing is said to them in the second person."""
+    if _SECOND_PERSON.search(text):
+        return False
+    vocatives = len(_vocative(name).findall(text))
+    if not vocatives:
+        return False
+    pattern = rf"(?i)(?<![\w]){re.escape(name)}(?![\w])" if name.isascii() else re.escape(name)
+    return vocatives >= len(re.findall(pattern, text))
+
+
 def mentions(text: str, name: str) -> bool:
     """``text`` names ``name``: as a word for Latin names, as a substring for Chinese ones."""
     if not name:

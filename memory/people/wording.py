@@ -19,7 +19,7 @@ from memory.dream.judgement import same_fact
 from memory.errors import ModelError
 from memory.llm import ChatModel
 from memory.people.files import Entry, PersonFiles
-from memory.people.fold import FoldReport, clip, days_of, statement_of
+from memory.people.fold import FoldReport, clip, statement_of
 from memory.people.limits import PeopleLimits
 from memory.people.verify import check_deduction, check_induction
 from memory.provenance import SourceRef
@@ -120,6 +120,7 @@ def word_card(files: PersonFiles, model: ChatModel, limits: PeopleLimits) -> Fol
         if any(e.kind == "induction" and same_fact(e.text, text) for e in files.observations):
             continue
         refs = _refs(premises, ledger)
+        assert isinstance(confidence, int | float)  # check_induction accepted only numbers
         files.observations.append(
             Entry(
                 files.next_id("i"),
@@ -127,9 +128,8 @@ def word_card(files: PersonFiles, model: ChatModel, limits: PeopleLimits) -> Fol
                 refs,
                 kind="induction",
                 day=max(ledger[p].day for p in premises),
-                confidence=round(min(float(str(confidence)), 0.9), 2),
+                confidence=round(float(confidence), 2),  # checked: a number in [0, 0.9]
                 premises=tuple(premises),
-                seen=max(1, days_of(refs)),
             )
         )
         report.inductions += 1

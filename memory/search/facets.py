@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import re
 
-import jieba
-
 from memory.search.keyword_index import is_question_word
-from memory.segment import STOPWORDS, tokens
+from memory.segment import STOPWORDS, tokens, word_spans
 
 CONJUNCTIONS = frozenset("和 与 跟 同 还是 或者 或 以及 及 、 and or vs vs. versus".split())
 _TRAILING = re.compile(r"^[\s,，、;；:：]+|[\s,，、;；:：?？!！。.]+$")
@@ -32,7 +30,7 @@ def _pieces(query: str) -> list[str]:
     """``query`` cut at its conjunction tokens (the conjunctions dropped). Without jieba's
     guessing of unknown words, which would glue a name to its conjunction (赵和小何)."""
     out, start = [], 0
-    for word, begin, end in jieba.tokenize(query, HMM=False):
+    for word, begin, end in word_spans(query, hmm=False):
         if word.strip().lower() in CONJUNCTIONS:
             out.append(query[start:begin])
             start = end
@@ -43,7 +41,7 @@ def _pieces(query: str) -> list[str]:
 def _split_head(part: str) -> tuple[str, str]:
     """The last part's leading thing and the rest (the predicate): "小何谁的年纪大" ->
     ("小何", "谁的年纪大")."""
-    for word, _, end in jieba.tokenize(part):
+    for word, _, end in word_spans(part):
         if _has_content(word):
             return part[:end], part[end:].strip()
     return part, ""

@@ -16,13 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from memory.search.ranking import bm25_normalise, fts5_idf
+from memory.search.ranking import IDF_FLOOR, bm25_normalise, fts5_idf
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, tokens
 
 TOKENIZER_VERSION = "jieba-search-stem-2"
 _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 COMMON_CHAR_IDF = 3.0  # fts5_idf of a term in about 5 % of the chunks
+# From this many chunks on, a query whose every term is in at least half of them gets no
+# keyword hits: BM25 gives such terms no weight (FTS5's idf is floored to nothing), so
+# scoring them ranks nothing, and it reads the postings of most of the index.
+UNINFORMATIVE_MIN_ROWS = 1000
 
 
 def _common_char(term: str, idf: float) -> bool:
@@ -166,6 +170,10 @@ class KeywordIndex:
             present = rare
             idfs = {t: idfs[t] for t in rare}
         if not present:
+            return []
+        if self.row_count() >= UNINFORMATIVE_MIN_ROWS and all(
+            idfs[t] <= IDF_FLOOR for t in present
+        ):
             return []
         match = " OR ".join('"' + t + '"' for t in present)
         rows = self.conn.execute(

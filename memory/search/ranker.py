@@ -129,7 +129,14 @@ def rank(
     weights = term_weights or {}
     read = {h.chunk_id for h in keyword_hits[:EVIDENCE_DEPTH]}  # whose coverage is read
 
+    known: dict[int, bool] = {}  # each chunk's answer, asked again for MEMORY.md items
+
     def evident(chunk_id: int, v: float | None) -> bool:
+        if chunk_id not in known:
+            known[chunk_id] = tested(chunk_id, v)
+        return known[chunk_id]
+
+    def tested(chunk_id: int, v: float | None) -> bool:
         # the vector test first: segmenting a chunk's text for its coverage is the cost
         if has_evidence(0.0, v, cosine.get(chunk_id), floor, settings.gate):
             return True

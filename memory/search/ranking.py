@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Protocol, TypeVar
 
 from memory.overlap import jaccard
@@ -20,10 +21,13 @@ CORE_PATH = "MEMORY.md"
 _DATED = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})\.(?:md|jsonl)$")
 
 
+IDF_FLOOR = 1e-6  # FTS5's idf of a term in at least half of the rows
+
+
 def fts5_idf(total_docs: int, docs_with_term: int) -> float:
     """The IDF SQLite's FTS5 uses in ``bm25()``: ``ln((N - n + 0.5) / (n + 0.5))``, floored."""
     value = math.log((total_docs - docs_with_term + 0.5) / (docs_with_term + 0.5))
-    return max(value, 1e-6)
+    return max(value, IDF_FLOOR)
 
 
 def bm25_normalise(raw: float, query_idfs: Sequence[float]) -> float:
@@ -132,6 +136,7 @@ def reciprocal_ranks(rankings: Sequence[Sequence[int]], k: int = 60) -> dict[int
     return out
 
 
+@lru_cache(maxsize=4096)
 def note_date(path: str) -> date | None:
     """The date of a daily note ``memory/YYYY-MM-DD.md`` or a session log
     ``sessions/YYYY-MM-DD.jsonl``; ``None`` for evergreen files."""
@@ -276,9 +281,13 @@ def cover_facets(main: Sequence[S], facets: Sequence[Sequence[S]], limit: int) -
 
 
 def drop_overlapping(items: Sequence[Candidate]) -> list[Candidate]:
-    """Keep the best of candidates that share lines (input best first)."""
+    """Keep the best of candidates that share lines (input best first); each is compared
+    with the kept ones of its own file only."""
     kept: list[Candidate] = []
+    by_path: dict[str, list[Candidate]] = {}
     for item in items:
-        if not any(overlaps(item, k) for k in kept):
+        same_file = by_path.setdefault(item.path, [])
+        if not any(overlaps(item, k) for k in same_file):
+            same_file.append(item)
             kept.append(item)
     return kept

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +18,26 @@ from bot.messages import IncomingMessage, Scope
 from channels.base import BotHandler, Channel
 
 ZONE = ZoneInfo("Asia/Shanghai")
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_app(
+    tmp_path: Path, stdin: str, *, env: dict[str, str] | None = None, **config: object
+) -> subprocess.CompletedProcess[str]:
+    """``app.py`` on the terminal channel, with ``stdin`` typed in and ``config`` over a
+    workspace in ``tmp_path/ws`` (``env`` adds to the environment, e.g. the clock shift)."""
+    data = {"agent_workspace": str(tmp_path / "ws"), "embedding_provider": "none", **config}
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(data))
+    return subprocess.run(
+        [sys.executable, str(REPO / "app.py"), "--config", str(path)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
 
 
 class RecordingChannel(Channel):

@@ -123,3 +123,73 @@ def test_people_all_keeps_a_card_in_private_chats(make_bot: BotFactory, clock: F
     run_dream(root, DreamOptions(engine="extractive"), model=None, now=clock())
     (card,) = bot.handle(private("telegram", "42", "/memory people Ann", name="Ann"))
     assert "User: I live in Nanshan [memory/2026-11-29.md#L" in card
+
+
+def test_session_lines_are_observations_before_any_flush(
+    make_bot: BotFactory, clock: FakeClock
+) -> None:
+    from memory.dream import DreamOptions, run_dream
+    from memory.people.files import read_person
+
+    bot, _ = make_bot()
+    bot.handle(group("telegram", "-12", "1", "I live in Nanshan", addressed=False, name="Zhang"))
+    root = bot.services.scopes.root_for(group("telegram", "-12", "1", "x").scope)
+    run_dream(root, DreamOptions(engine="extractive"), model=None, now=clock())
+    (line,) = read_person(root, "telegram-1", "Zhang").card
+    assert line.text == "Zhang: I live in Nanshan"
+    assert [str(r) for r in line.refs] == ["sessions/2026-11-29.jsonl#L1"]
+    # the nightly flush writes the same statement into the note: one occasion, two sources
+    clock.now = datetime(2026, 11, 29, 23, 56, tzinfo=ZONE)
+    bot.services.nightly.run(clock())
+    assert bot.services.dreams.wait_idle(60)
+    (line,) = read_person(root, "telegram-1", "Zhang").card
+    assert {r.path for r in line.refs} == {"sessions/2026-11-29.jsonl", "memory/2026-11-29.md"}
+    assert line.seen == 1
+
+
+def test_a_dream_report_says_what_changed_on_the_cards() -> None:
+    from bot.dream_worker import format_report
+    from bot.i18n import Languages
+    from memory.dream.model import DreamReport
+
+    tr = Languages().translator("en")
+    report = DreamReport("done", engine="extractive", items=1)
+    report.people = {"carded": 2, "opened": 1, "corrected": 0, "inductions": 1}
+    assert format_report(report, tr).splitlines()[1] == (
+        "People: 2 new card lines, 1 open conflict, 1 pattern in the ledgers."
+    )
+    report.people = {"carded": 0}
+    assert "People" not in format_report(report, tr)
+
+
+def test_a_person_can_be_forgotten_whole(make_bot: BotFactory, clock: FakeClock) -> None:
+    from memory.dream import DreamOptions, run_dream
+
+    bot, _ = make_bot()
+    chat = "-44"
+    bot.handle(group("telegram", chat, "1", "I live in Nanshan", addressed=False, name="Zhang"))
+    bot.handle(group("telegram", chat, "2", "I play the cello", addressed=False, name="Lin"))
+    root = bot.services.scopes.root_for(group("telegram", chat, "1", "x").scope)
+    run_dream(root, DreamOptions(engine="extractive"), model=None, now=clock())
+    assert (root.path / "people" / "telegram-1" / "card.md").is_file()
+    (refused,) = bot.handle(group("telegram", chat, "2", "/memory people forget Zhang"))
+    assert refused.startswith("Sorry")
+    (plan,) = bot.handle(
+        group("telegram", chat, "9", "/memory people forget Zhang", chat_admin=True)
+    )
+    assert "Zhang (2 lines)" in plan and "/memory people forget Zhang confirm" in plan
+    assert (root.path / "people" / "telegram-1").is_dir()  # nothing changed yet
+    (done,) = bot.handle(
+        group("telegram", chat, "9", "/memory people forget Zhang confirm", chat_admin=True)
+    )
+    assert done.startswith("Zhang is forgotten here")
+    assert not (root.path / "people" / "telegram-1").exists()
+    index = (root.path / "people" / "index.json").read_text(encoding="utf-8")
+    assert "Zhang" not in index and "telegram:1" not in index
+    assert (root.path / "people" / "telegram-2" / "card.md").is_file()  # Lin is untouched
+    # the next dream does not bring the card back from the notes; a return starts afresh
+    run_dream(root, DreamOptions(engine="extractive", force=True), model=None, now=clock())
+    assert not (root.path / "people" / "telegram-1").exists()
+    bot.handle(group("telegram", chat, "1", "hello again all", addressed=False, name="Zhang"))
+    person = load_directory(root).by_id("telegram:1")
+    assert person is not None and person.label == "Zhang2"

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import logging
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from bot_support import ZONE, BotFactory, owner
+from bot_support import ZONE, BotFactory, owner, run_app
 
 from bot.errors import StopPropagation
 from bot.session import ChatTurn
@@ -20,22 +17,6 @@ from plugins.archive_hints import match_archive
 from plugins.base import Plugin, on
 from plugins.events import MessageReceived, ReplyDecorated
 from tests.fakes.openai_server import FakeOpenAI
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def run_app(tmp_path: Path, stdin: str, **config: object) -> subprocess.CompletedProcess[str]:
-    data = {"agent_workspace": str(tmp_path / "ws"), "embedding_provider": "none", **config}
-    path = tmp_path / "config.json"
-    path.write_text(json.dumps(data))
-    return subprocess.run(
-        [sys.executable, str(REPO / "app.py"), "--config", str(path)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=120,
-    )
 
 
 def test_terminal_script_with_a_model(tmp_path: Path, llm: FakeOpenAI) -> None:

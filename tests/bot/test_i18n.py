@@ -184,6 +184,7 @@ def engine_messages(bot_factory: BotFactory) -> dict[str, str]:
     from memory.dream import DreamOptions, run_dream
     from memory.forget import plan_forget
     from memory.history import undo
+    from memory.resolve import resolve
 
     bot, _ = bot_factory()
     root = bot.services.scopes.root_for(owner("x").scope)
@@ -218,6 +219,16 @@ def engine_messages(bot_factory: BotFactory) -> dict[str, str]:
     out["not_memory_file"] = error(lambda: view.source("memory/2020-01-01.md#L1"))
     out["not_a_ref"] = error(lambda: view.source("MEMORY.md"))
     out["no_chat"] = error(lambda: bot.console_view("telegram:user:404"))
+    out["no_conflicts"] = error(lambda: resolve(root, "c1", "keep", 1, now=NOW))
+    root.memory_md.write_text(
+        "# MEMORY\n\n"
+        "- The user lives in Berlin <!-- src: memory/2026-12-01.md#L4; conflict: c1 -->\n"
+        "- The user lives in Munich <!-- src: memory/2026-12-01.md#L4; conflict: c1 -->\n",
+        encoding="utf-8",
+    )
+    out["no_such_conflict"] = error(lambda: resolve(root, "c7", "keep", 1, now=NOW))
+    out["conflict_sides"] = error(lambda: resolve(root, "c1", "keep", 3, now=NOW))
+    out["resolve_usage"] = error(lambda: resolve(root, "c1", "pick", 1, now=NOW))
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -32,6 +33,26 @@ def test_on_demand_segmentation_equals_the_whole_dictionary(whole: jieba.Tokeniz
         assert segment._cjk_words(run, for_search=False) == [
             w for w in whole.lcut(run) if w.strip()
         ]
+
+
+def test_word_spans_equal_jiebas_tokenize_and_never_load_the_whole_dictionary(
+    whole: jieba.Tokenizer,
+) -> None:
+    texts = ["老赵和小何谁的年纪大？", "A 和 B 哪个先举办", "北京大学生前来应聘", "乒乓球拍卖完了"]
+    for text in texts + [q for _, q in FACTS]:
+        for hmm in (True, False):
+            assert segment.word_spans(text, hmm=hmm) == list(whole.tokenize(text, HMM=hmm))
+    # query decomposition in a fresh process: jieba's default tokenizer stays unloaded
+    probe = (
+        "import jieba; from memory.search.facets import facets; "
+        "assert facets('老赵和小何谁的年纪大') == ['老赵谁的年纪大', '小何谁的年纪大']; "
+        "print(jieba.dt.initialized)"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "False"
 
 
 def test_the_copy_is_built_once_into_the_cache_folder(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+import pytest
 from conftest import write
 
 from memory.paths import MemoryRoot
@@ -43,3 +44,27 @@ def test_only_common_single_characters_are_dropped_from_a_query() -> None:
     assert not _common_char("狗", COMMON_CHAR_IDF + 0.1)
     assert not _common_char("狗叫", 0.5)  # words are never dropped
     assert not _common_char("a", 0.5)
+
+
+def test_a_query_of_terms_in_half_the_chunks_scores_nothing_in_a_large_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BM25 gives a term in at least half of the rows no weight; from
+    UNINFORMATIVE_MIN_ROWS chunks on, such a query is not scored over the whole index."""
+    from memory.search import keyword_index
+
+    base = tmp_path / "root"
+    places = "北京 上海 广州 深圳 杭州 苏州".split()
+    bullets = "".join(f"- 用户第{n}次去{place}出差\n\n" for n, place in enumerate(places))
+    write(base, "memory/2026-11-28.md", "# Daily Memory: 2026-11-28\n\n" + bullets)
+    svc = MemorySearch(MemoryRoot.at(base), SearchSettings(provider="none"))
+    try:
+        small = svc.search("用户", limit=3, min_score=0.0, now=date(2026, 11, 30))
+        monkeypatch.setattr(keyword_index, "UNINFORMATIVE_MIN_ROWS", 6)
+        large = svc.search("用户", limit=3, min_score=0.0, now=date(2026, 11, 30))
+        rare = svc.search("用户去杭州", limit=3, min_score=0.0, now=date(2026, 11, 30))
+    finally:
+        svc.close()
+    assert len(small) == 3  # a small memory still answers with what holds the word
+    assert large == []
+    assert rare and "杭州" in rare[0].snippet  # a query with one informative term still is

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from web_support import GROUP_KEY, console_config, running_console, seed_group
 
-from bot.messages import WEB_SCOPE
+from bot.messages import WEB_SCOPE, IncomingMessage, Scope
+from memory.dream import DreamOptions, run_dream
 from tests.fakes.openai_server import FakeOpenAI
+from tests.search.conftest import FakeEmbeddings
 
 pytestmark = pytest.mark.browser
 
@@ -172,21 +174,38 @@ def test_console_switches_to_a_groups_memory_read_only(tmp_path: Path, browser: 
     assert isinstance(browser, Browser)
     with running_console(console_config(tmp_path)) as console:
         seed_group(console)
+        bot = console.bot
+        group = Scope("telegram", "-42", is_group=True, title="Hikers")
+        bot.handle(IncomingMessage(group, "7", "Lin", "I live in Hangzhou", False))
+        bot.services.conversations.flush(group, bot.clock())
+        root = bot.services.scopes.root_for(group)
+        run_dream(root, DreamOptions(engine="extractive"), model=None, now=bot.clock())
         page = browser.new_page()
-        ready(page, f"{console.url}/#/notes")
+        ready(page, f"{console.url}/#/memory")
+        expect(page.locator("#people")).to_be_empty()  # the owner's memory has no people
+        page.goto(f"{console.url}/#/notes")
         expect(page.locator("#note-dates a")).to_have_text(["29 Nov"])
         expect(page.locator("#read-only")).to_be_hidden()
         expect(page.locator("#chat-picker option")).to_have_count(2)
         page.select_option("#chat-picker", GROUP_KEY)
-        expect(page.locator("#note-dates a")).to_have_text(["28 Nov"])
+        expect(page.locator("#note-dates a")).to_have_text(["30 Nov", "28 Nov"])
         assert page.url.endswith("#/notes?chat=telegram%3Agroup%3A-42")
         # read-only, and it says why
         expect(page.locator("#read-only")).to_contain_text("memory of Hikers")
         expect(page.locator("#read-only")).to_contain_text("read-only")
         expect(page.locator("#run-dream")).to_be_disabled()
         expect(page.locator("#run-dream")).to_have_attribute("title", re.compile("Read-only"))
-        page.click("#note-dates a")
+        page.click("#note-dates a >> text=28 Nov")
         expect(page.locator("#note-text")).to_contain_text("we meet at 6 am")
+        # the group's people: Lin's card, each line's source one click away
+        page.click("nav a[data-tab=memory]")
+        lin = page.locator("#people details.person[data-id='telegram:7']")
+        expect(lin.locator("summary")).to_contain_text("Lin")
+        expect(lin).to_contain_text("I live in Hangzhou")
+        lin.locator(".sources a").first.click()
+        expect(page.locator("#source-view")).to_contain_text("I live in Hangzhou")
+        page.click("nav a[data-tab=notes]")
+        page.click("#note-dates a >> text=28 Nov")
         page.reload()  # the group's view is its URL
         expect(page.locator("#chat-picker")).to_have_value(GROUP_KEY)
         expect(page.locator("#note-text")).to_contain_text("we meet at 6 am")
@@ -247,7 +266,16 @@ def test_a_phone_in_chinese(tmp_path: Path, browser: object) -> None:
     from playwright.sync_api import Browser, expect
 
     assert isinstance(browser, Browser)
-    with running_console(console_config(tmp_path)) as console:
+    # Vectors from an embeddings server that is bound but not yet serving: until it
+    # starts, the new lines wait for their vectors (keyword search serves meanwhile).
+    embeddings = FakeEmbeddings()
+    config = console_config(
+        tmp_path,
+        embedding_provider="openai",
+        open_ai_api_key="sk-test-embeddings",
+        open_ai_api_base=embeddings.base_url,
+    )
+    with running_console(config) as console, embeddings.server:
         page = browser.new_page(viewport={"width": 360, "height": 740})
         ready(page, f"{console.url}/#/notes/2026-11-29")
         page.select_option("#language-picker", "zh")
@@ -268,8 +296,17 @@ def test_a_phone_in_chinese(tmp_path: Path, browser: object) -> None:
                     assert box <= 360, (view, selector, box)
         page.fill("#search-input", "cello")
         page.press("#search-input", "Enter")
-        expect(page.locator("#search-hits li.hit").first).to_contain_text("cello")
+        hit = page.locator("#search-hits li.hit").first
+        expect(hit).to_contain_text("cello", timeout=30000)  # the first search loads jieba
         expect(page.locator("#search-hits .badge").first).to_have_text(
             re.compile(r"^(关键词|向量|关键词 \+ 向量)$")
         )
+        # the vectors are on their way: the page says so, with a spinner, until they are in
+        index = page.locator("#index-state")
+        expect(index).to_have_class(re.compile(r"\bworking\b"))
+        expect(index).to_contain_text("正在建立索引：还有 1 段在计算向量")
+        embeddings.thread.start()
+        expect(index).to_have_text("索引：1 个文件，1 段", timeout=15000)
+        expect(index).not_to_have_class(re.compile(r"\bworking\b"))
+        embeddings.server.shutdown()
         page.close()

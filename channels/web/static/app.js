@@ -178,7 +178,7 @@ async function loadDreaming() {
     line.textContent = t("console.status_unavailable", { error: error.message });
     setRunning(false);
   }
-  dreamingTimer = setTimeout(loadDreaming, wasRunning ? 1000 : 15000);
+  dreamingTimer = setTimeout(loadDreaming, wasRunning ? 1000 : 5000);  // a nightly dream shows soon
 }
 
 function setRunning(running) {

@@ -36,6 +36,7 @@ const md = (text, headingOffset = 1) => renderMarkdown(text, { headingOffset, on
 // memory -----------------------------------------------------------------------------
 export async function loadMemory() {
   const box = $("memory-items");
+  loadPeople().catch((error) => showError($("people"), error));
   await loading(box, t("console.loading"), async () => {
     const body = await api(ofChat("/api/memory"));
     box.replaceChildren();
@@ -63,6 +64,51 @@ export async function loadMemory() {
       box.appendChild(group);
     }
   });
+}
+
+// people (a group's members: their cards, open conflicts, the ledger's patterns) ---------
+export async function loadPeople() {
+  const box = $("people");
+  box.replaceChildren();
+  const body = await api(ofChat("/api/people"));
+  if (!body.people.length) return;
+  box.appendChild(el("h3", t("console.people")));
+  const few = body.people.length <= 6;  // a few cards open; many start folded
+  for (const person of body.people) box.appendChild(personCard(person, few));
+}
+
+function personCard(person, open) {
+  const card = el("details", undefined, "section person");
+  card.open = open;
+  card.dataset.id = person.id;
+  const summary = card.appendChild(el("summary"));
+  summary.append(el("span", person.name),
+    el("span", t("console.count_item", { n: person.card.length }), "count"));
+  if (person.open) summary.appendChild(el("span", t("console.open_conflicts", { n: person.open }), "count open"));
+  if (person.unreadable) card.appendChild(el("p", t("console.person_unreadable"), "error"));
+  const list = card.appendChild(el("ul"));
+  for (const line of person.card) {
+    const li = renderInline(el("li"), line.text, showSource);
+    li.append(" ", sources(line.sources.map((ref) => ({ ref }))));
+    for (const other of line.open) {
+      const open = li.appendChild(el("div", undefined, "conflict"));
+      open.append(el("strong", t("console.open_conflict")), " ");
+      renderInline(open, other.text, showSource);
+      open.append(" ", sources(other.sources.map((ref) => ({ ref }))));
+    }
+    list.appendChild(li);
+  }
+  if (person.inductions.length) {
+    card.appendChild(el("p", t("console.patterns"), "why"));
+    const patterns = card.appendChild(el("ul", undefined, "patterns"));
+    for (const p of person.inductions) {
+      patterns.appendChild(el("li", t("console.pattern", { text: p.text,
+        confidence: Math.round(p.confidence * 100) })));
+    }
+  }
+  card.appendChild(el("small", t("console.person_counts",
+    { observations: person.observations, archived: person.archived }), "why"));
+  return card;
 }
 
 // daily notes --------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { formatDate, formatDateTime, formatTime, t } from "./i18n.js";
 const SVG = "http://www.w3.org/2000/svg";
 export const CHANGES = ["added", "merged", "superseded", "archived", "rejected"];
 const MIN_COLUMN = 46;
-const MAX_COLUMN = 110;
+const MAX_COLUMN = 180;
 const LEFT = 34;
 const RIGHT = 14;
 const TOP = 16;
@@ -101,8 +101,12 @@ export function drawTimeline(timeline, room = 0) {
     lastDay = day;
     if (dream.tokens !== null) {
       const over = budget && dream.tokens > budget;
-      group.appendChild(svg("rect", { x: x - 9, y: tokensBase - tokenHeight(dream.tokens),
-        width: 18, height: tokenHeight(dream.tokens), class: over ? "tokens over" : "tokens" }));
+      const barTop = tokensBase - tokenHeight(dream.tokens);
+      group.appendChild(svg("rect", { x: x - 9, y: barTop, width: 18,
+        height: tokenHeight(dream.tokens), class: over ? "tokens over" : "tokens" }));
+      const share = budget ? `${Math.round((100 * dream.tokens) / budget)}%` : String(dream.tokens);
+      group.appendChild(svg("text", { x, y: Math.min(barTop, tokensBase - 2) - 3, class: "value",
+        "text-anchor": "middle" }, share));
     }
     if (dream.status === "done") itemsLine.push([x, y(dream.items), dream.items]);
     root.appendChild(group);

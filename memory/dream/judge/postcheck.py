@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from memory.conflicts import settled_ids
 from memory.dream.embed_cache import open_cache
 from memory.dream.judge import dates
 from memory.dream.judge.classifier import classify
@@ -66,8 +67,10 @@ def check(inputs: DreamInputs, proposal: Proposal) -> None:
         said = Said(item.text, subject_of(item.text, names), judgement.kind, due is not None)
         kept.append((item, said, day))
     stale: set[int] = set()
-    for i, (_, older, old_day) in enumerate(kept):
+    for i, (older_item, older, old_day) in enumerate(kept):
         for j, (newer_item, newer, new_day) in enumerate(kept):
+            if together(older_item, newer_item):
+                continue  # sides of an open conflict, or kept together by a person
             if i != j and j not in stale and new_day >= old_day and replaces(newer, older):
                 if new_day == old_day and j < i:
                     continue
@@ -80,6 +83,13 @@ def check(inputs: DreamInputs, proposal: Proposal) -> None:
     proposal.keep = [item for n, (item, _, _) in enumerate(kept) if n not in stale]
     if cache is not None:
         cache.save()
+
+
+def together(a: MemoryItem, b: MemoryItem) -> bool:
+    """Both sides of one open conflict, or of one a person settled by keeping both."""
+    return (a.conflict != "" and a.conflict == b.conflict) or bool(
+        settled_ids([a]) & settled_ids([b])
+    )
 
 
 def item_with(item: MemoryItem, text: str) -> MemoryItem:

@@ -17,7 +17,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import find
-from memory.dream.similarity import CHANGE, features, near_duplicate, supersedes
+from memory.dream.similarity import CHANGE, FAMILIES, features, near_duplicate, supersedes
 from memory.overlap import containment
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk, tokens
@@ -133,6 +133,8 @@ def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
         return True
     if _numbers(a.text) != _numbers(b.text):
         return False
+    if _swapped(a.text, b.text):  # 住在上海 is not 住在北京
+        return False
     if _same_main_clause(a.text, b.text):
         return True  # "allergic to penicillin, in case it comes up" / ", found out the hard way"
     if cosine is None or a.kind != b.kind:
@@ -205,6 +207,38 @@ def _changed_to(text: str) -> frozenset[str]:
     for match in _CHANGE_TO.finditer(text):
         out.update(w for w in content_words(match.group("value")) if w not in _SLOT_WORDS)
     return frozenset(out)
+
+
+_FAMILY_WORDS = frozenset(w for words in FAMILIES.values() for w in words)
+
+
+@lru_cache(maxsize=50_000)
+def _values(text: str) -> frozenset[str]:
+    """The words naming a value (上海, berlin), not the slot (住, lives) or its topic."""
+    return frozenset(w for w in _core(text) if w not in _SLOT_WORDS | _FAMILY_WORDS)
+
+
+def swapped_value(a: str, b: str, *, exclusive: int = 2) -> bool:
+    """Statements of one topic family naming different values ("住在上海" / "住在北京";
+    "上海" and "上海浦东" overlap, so they do not), at least ``exclusive`` of them exclusive
+    (where one lives, a favourite)."""
+    fa, fb = features(a), features(b)
+    if fa.exclusive + fb.exclusive < exclusive or not fa.families & fb.families:
+        return False
+    va, vb = _values(a), _values(b)
+    only_a, only_b = va - vb, vb - va  # what both name (a subject, a city) is no swap
+    return bool(only_a and only_b) and not any(x in y or y in x for x in only_a for y in vb)
+
+
+def _swapped(a: str, b: str) -> bool:
+    """Another value named: for two exclusive statements, or when one says it changed."""
+    changed = clear_change(a) or clear_change(b)
+    return swapped_value(a, b, exclusive=1 if changed else 2)
+
+
+def clear_change(text: str) -> bool:
+    """Whether ``text`` says that something changed ("改成", "搬到", "no longer", "moved to")."""
+    return bool(CHANGE.search(text) or _MOVED.search(text) or _changed_to(text))
 
 
 def replaces(newer: Said, older: Said) -> bool:
