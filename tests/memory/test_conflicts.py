@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from mem_support import at, note, tree
+from mem_support import Crash, at, copy_root, crash_at, note, tree
 
 from memory.conflicts import PROMPT_NOTE, assign_ids, open_conflicts, unmark_lonely
 from memory.dream import DreamOptions, run_dream
@@ -19,6 +19,7 @@ from memory.paths import MemoryRoot
 from memory.provenance import SourceRef
 from memory.resolve import resolve
 from memory.status import collect_status
+from memory.transaction import recover
 from tests.fakes.openai_server import FakeOpenAI
 
 OPTIONS = DreamOptions(days=3, engine="extractive", force=True)
@@ -314,3 +315,21 @@ def test_the_llm_engine_sees_the_marks_and_keeps_them(root: MemoryRoot, llm: Fak
     )
     marked = {(i.text, i.conflict) for i in read_memory(root).items}
     assert marked == {("用户养了一只猫", ""), ("用户住在上海", "c1"), ("用户住在北京", "c1")}
+
+
+def test_a_resolution_stopped_at_any_point_leaves_the_old_or_the_new(root: MemoryRoot) -> None:
+    two_cities(root)
+    points: list[str] = []
+    reference = copy_root(root, root.path.parent / "reference")
+    resolve(reference, "c1", "keep", 2, now=at(29, 23, 30), fault=points.append)
+    files = ("MEMORY.md", "memory/archive.md", "memory/dreams/2026-11-29.md")
+    old = [tree(root.path)[f] for f in files]
+    new = [tree(reference.path)[f] for f in files]
+    assert old != new and "committed" in points
+    for number, point in enumerate(points):
+        copy = copy_root(root, root.path.parent / f"run{number}")
+        with pytest.raises(Crash):
+            resolve(copy, "c1", "keep", 2, now=at(29, 23, 30), fault=crash_at(point))
+        recover(copy)
+        state = [tree(copy.path)[f] for f in files]
+        assert state == (old if point == "staged" else new), point
