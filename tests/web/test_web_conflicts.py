@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from web_support import GROUP_KEY, Console, bot_scope, console_config, running_console, seed_group
 
 from bot.messages import Scope
@@ -106,3 +107,28 @@ def test_another_chats_conflicts_are_read_only_and_a_password_guards_both(
         assert refused.status_code == 400  # the owner's memory has no conflict c1
         assert refused.json() == {"detail": "there is no open conflict in MEMORY.md"}
         assert group.memory_md.read_text(encoding="utf-8") == TWO_CITIES
+
+
+@pytest.mark.browser
+def test_resolving_a_conflict_in_chromium(tmp_path: Path, browser: object) -> None:
+    from playwright.sync_api import Browser, expect
+
+    assert isinstance(browser, Browser)
+    with running_console(console_config(tmp_path)) as console:
+        memory = with_conflict(console)
+        page = browser.new_page()
+        page.goto(f"{console.url}/#/memory")
+        card = page.locator("#conflicts .conflict-card[data-id=c1]")
+        expect(page.locator("#conflicts h3")).to_contain_text("1 open conflict")
+        expect(card.locator(".side .text")).to_have_text(
+            ["The user lives in Berlin", "The user lives in Munich"]
+        )
+        expect(page.locator("#memory-items li .open")).to_have_count(2)
+        card.locator(".side", has_text="Munich").locator(".sources a").click()
+        expect(page.locator("#source-title")).to_have_text("memory/2026-11-29.md#L5")
+        card.locator(".side", has_text="Berlin").locator("button.resolve").click()
+        expect(page.locator("#conflict-result")).to_contain_text("Conflict c1 resolved")
+        expect(page.locator("#conflicts .conflict-card")).to_have_count(0)
+        expect(page.locator("#memory-items")).not_to_contain_text("Munich")
+        assert "Munich" not in memory.read_text(encoding="utf-8")
+        page.close()

@@ -1,7 +1,7 @@
 // The read-only memory views: MEMORY.md by section, daily notes, the archive, the diary,
 // search, and the source panel every reference opens (only memory files: the server
 // refuses anything else).
-import { $, api, el, href, loading, ofChat, showError } from "./dom.js";
+import { $, api, el, href, loading, ofChat, showError, state } from "./dom.js";
 import { formatDate, t } from "./i18n.js";
 import { renderInline, renderMarkdown, sourceLink } from "./markdown.js";
 
@@ -37,6 +37,7 @@ const md = (text, headingOffset = 1) => renderMarkdown(text, { headingOffset, on
 export async function loadMemory() {
   const box = $("memory-items");
   loadPeople().catch((error) => showError($("people"), error));
+  loadConflicts().catch((error) => showError($("conflicts"), error));
   await loading(box, t("console.loading"), async () => {
     const body = await api(ofChat("/api/memory"));
     box.replaceChildren();
@@ -56,7 +57,9 @@ export async function loadMemory() {
       group.appendChild(summary);
       const list = group.appendChild(el("ul"));
       for (const item of items) {
-        const li = renderInline(el("li"), item.text, showSource);
+        const text = item.conflict ? item.text.replace(/\s*\[open conflict [^\]]*\]\s*$/, "") : item.text;
+        const li = renderInline(el("li"), text, showSource);
+        if (item.conflict) li.append(" ", el("span", t("console.in_conflict"), "count open"));
         li.append(" ");
         li.appendChild(item.sources.length ? sources(item.sources) : el("small", t("console.handwritten"), "hand"));
         list.appendChild(li);
@@ -64,6 +67,49 @@ export async function loadMemory() {
       box.appendChild(group);
     }
   });
+}
+
+// open conflicts (two current statements the notes do not decide between) -------------
+export async function loadConflicts() {
+  const box = $("conflicts");
+  const body = await api(ofChat("/api/conflicts"));
+  box.replaceChildren();
+  if (!body.conflicts.length) return;
+  box.appendChild(el("h3", t("console.conflicts", { n: body.conflicts.length })));
+  const readOnly = state.chat !== "";
+  for (const conflict of body.conflicts) {
+    const card = box.appendChild(el("div", undefined, "conflict-card"));
+    card.dataset.id = conflict.id;
+    for (const side of conflict.sides) {
+      const row = card.appendChild(el("div", undefined, "side"));
+      renderInline(row.appendChild(el("span", undefined, "text")), side.text, showSource);
+      row.append(" ", sources(side.sources.map((ref) => ({ ref }))));
+      const keep = row.appendChild(resolveButton(t("console.keep_this"), readOnly));
+      keep.dataset.side = String(side.side);
+      keep.addEventListener("click", () => resolve(card, { id: conflict.id, action: "keep", side: side.side }));
+    }
+    const both = card.appendChild(resolveButton(t("console.keep_both"), readOnly));
+    both.addEventListener("click", () => resolve(card, { id: conflict.id, action: "both" }));
+  }
+}
+
+function resolveButton(label, readOnly) {
+  const button = el("button", label, "resolve");
+  button.type = "button";
+  button.disabled = readOnly;
+  if (readOnly) button.title = t("console.read_only_action");
+  return button;
+}
+
+async function resolve(card, body) {
+  for (const button of card.querySelectorAll("button")) button.disabled = true;
+  try {
+    const done = await api("/api/conflicts/resolve", { method: "POST", body: JSON.stringify(body) });
+    $("conflict-result").textContent = done.message;
+  } catch (error) {
+    $("conflict-result").textContent = t("console.error", { error: error.message });
+  }
+  loadMemory();
 }
 
 // people (a group's members: their cards, open conflicts, the ledger's patterns) ---------
