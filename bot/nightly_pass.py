@@ -13,7 +13,7 @@ from bot.messages import Scope
 from bot.scope_state import dreaming_enabled, read_state
 from bot.scopes import ScopeDirectory
 from bot.trigger_watch import TriggerWatch
-from bot.triggers import Decision
+from bot.triggers import nightly
 from memory.dream.upkeep import due_today
 from memory.paths import MemoryRoot
 
@@ -51,18 +51,16 @@ class NightlyPass:
             roots.setdefault(str(root.path), (scope, root))
         jobs = []
         for scope, root in roots.values():
-            decision = Decision(True, "nightly", "nightly", "the nightly time")
+            decision = nightly()
             if not dreaming_enabled(root, self.config.dreaming_enabled):
-                decision = Decision(False, "nightly", "off", "dreaming is off for this chat")
+                decision = nightly("off")
             elif not read_state(root).changed and not self._upkeep(root, now):
-                decision = Decision(
-                    False, "nightly", "nightly", "no new notes since the last dream"
-                )
+                decision = nightly("unchanged")
             else:
                 job = DreamJob.configured(self.config, scope, root, origin="nightly")
                 if self.dreams.submit(job):
                     jobs.append(job)
                 else:
-                    decision = Decision(False, "nightly", "busy", "a dream is already running")
+                    decision = nightly("busy")
             self.triggers.record(root, decision, now)
         return jobs

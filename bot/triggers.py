@@ -83,6 +83,21 @@ def manual() -> Decision:
     return Decision(True, "manual", "manual", "asked for by an admin: every gate is bypassed")
 
 
+NightlyOutcome = Literal["nightly", "off", "unchanged", "busy"]
+_NIGHTLY: dict[NightlyOutcome, tuple[Gate, str]] = {
+    "nightly": ("nightly", "the nightly time"),
+    "off": ("off", "dreaming is off for this chat"),
+    "unchanged": ("nightly", "no new notes since the last dream"),
+    "busy": ("busy", "a dream is already running"),
+}
+
+
+def nightly(outcome: NightlyOutcome = "nightly") -> Decision:
+    """The nightly pass's decision for a chat: it runs, or why not."""
+    gate, reason = _NIGHTLY[outcome]
+    return Decision(outcome == "nightly", "nightly", gate, reason)
+
+
 def decide(now: datetime, chat: ChatActivity, settings: TriggerSettings) -> Decision:
     """Whether ``chat`` should dream now (pressure first, then idle), and why (not)."""
     if not chat.enabled:

@@ -11,6 +11,7 @@ from bot.engine_messages import engine_text
 from bot.i18n import Translator
 from bot.scope_state import DreamResult, dreaming_enabled, read_state
 from bot.services import BotServices
+from bot.trigger_reasons import reason_text
 from memory.conflicts import open_conflicts
 from memory.errors import MemoryEngineError
 from memory.memory_file import read_memory
@@ -148,7 +149,7 @@ def dreaming_text(services: BotServices, root: MemoryRoot, tr: Translator) -> st
                 trigger=tr.t(f"trigger.{t['trigger']}")
                 if tr.has(f"trigger.{t['trigger']}")
                 else t["trigger"],
-                reason=engine_text(tr, str(t["reason"])),
+                reason=reason_text(tr, str(t["reason"])),
             )
         )
     return "\n".join(lines)

@@ -93,10 +93,11 @@ class Cluster:
 
     _head: Statement | None = None
     _refs: tuple[SourceRef, ...] | None = None
+    _latest: tuple[date, int] | None = None
 
     def add(self, st: Statement) -> None:
         self.members.append(st)
-        self._head = self._refs = None
+        self._head = self._refs = self._latest = None
 
     @property
     def priors(self) -> list[MemoryItem]:
@@ -128,7 +129,9 @@ class Cluster:
 
     @property
     def latest(self) -> tuple[date, int]:
-        return max((s.day, s.order) for s in self.members)
+        if self._latest is None:
+            self._latest = max((s.day, s.order) for s in self.members)
+        return self._latest
 
     @property
     def refs(self) -> tuple[SourceRef, ...]:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot_support import ZONE
 
-from bot.triggers import ChatActivity, Decision, TriggerSettings, decide, kib, manual
+from bot.i18n import Languages
+from bot.trigger_reasons import PATTERNS, reason_text
+from bot.triggers import ChatActivity, Decision, TriggerSettings, decide, kib, manual, nightly
 
 NOW = datetime(2026, 11, 29, 15, 0, tzinfo=ZONE)
 SETTINGS = TriggerSettings(idle_minutes=30, min_hours=24, min_new_bytes=8192, token_budget=2000)
@@ -107,3 +110,34 @@ def test_kib_and_event_shape() -> None:
         "gate": "manual",
         "reason": "asked for by an admin: every gate is bypassed",
     }
+
+
+def test_every_reason_is_said_in_the_chats_language() -> None:
+    said = [
+        decide(NOW, READY, SETTINGS),
+        decide(NOW, replace(READY, last_turn=NOW - timedelta(hours=26, minutes=6)), SETTINGS),
+        decide(NOW, replace(READY, last_turn=NOW - timedelta(minutes=12)), SETTINGS),
+        decide(NOW, replace(READY, last_turn=None), SETTINGS),
+        decide(NOW, READY, replace(SETTINGS, idle_minutes=0)),
+        decide(NOW, replace(READY, last_dream=NOW - timedelta(hours=5, minutes=30)), SETTINGS),
+        decide(NOW, replace(READY, new_bytes=2150), SETTINGS),
+        decide(NOW, replace(READY, tokens=2400, memory_changed=True), SETTINGS),
+        decide(NOW, replace(READY, enabled=False), SETTINGS),
+        decide(NOW, replace(READY, busy=True), SETTINGS),
+        manual(),
+        *(nightly(outcome) for outcome in ("nightly", "off", "unchanged", "busy")),
+    ]
+    reasons = {d.reason for d in said}
+    matched = {key for key, pattern in PATTERNS.items() for r in reasons if pattern.fullmatch(r)}
+    assert matched == set(PATTERNS)  # every shape is one the gates really write
+    languages = Languages()
+    en, zh = languages.translator("en"), languages.translator("zh")
+    for reason in reasons:
+        assert reason_text(en, reason) == reason
+        chinese = reason_text(zh, reason)
+        assert chinese != reason and not re.search(r"[a-z]{4,} [a-z]{4,}", chinese), chinese
+        assert re.findall(r"\d+(?:\.\d+)?", chinese) == re.findall(r"\d+(?:\.\d+)?", reason)
+    assert reason_text(zh, "the chat was active 12 min ago; it needs 30 quiet minutes") == (
+        "聊天 12 分钟前还在进行；需要安静 30 分钟"
+    )
+    assert reason_text(zh, "something else") == "something else"

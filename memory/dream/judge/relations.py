@@ -236,6 +236,7 @@ def _swapped(a: str, b: str) -> bool:
     return swapped_value(a, b, exclusive=1 if changed else 2)
 
 
+@lru_cache(maxsize=50_000)
 def clear_change(text: str) -> bool:
     """Whether ``text`` says that something changed ("改成", "搬到", "no longer", "moved to")."""
     return bool(CHANGE.search(text) or _MOVED.search(text) or _changed_to(text))
