@@ -11,6 +11,7 @@ of them from the real engine, so a changed wording is caught.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from bot.i18n import Translator
 
@@ -45,8 +46,17 @@ _WORDS = {"kind"}  # parts that are the engine's own words (engine.kind.dream, .
 
 def engine_text(tr: Translator, message: str) -> str:
     """``message`` from the memory engine in ``tr``'s language (as it is if unknown)."""
+    return known_text(tr, message, PATTERNS, "engine")
+
+
+def known_text(
+    tr: Translator, message: str, patterns: Mapping[str, re.Pattern[str]], prefix: str
+) -> str:
+    """``message`` worded as ``<prefix>.<key>`` by the first of ``patterns`` it matches
+    whole, with the pattern's named parts (moments shown the local way, counts as
+    numbers); as it is when none matches."""
     text = message.strip()
-    for key, pattern in PATTERNS.items():
+    for key, pattern in patterns.items():
         match = pattern.fullmatch(text)
         if match is None:
             continue
@@ -56,9 +66,9 @@ def engine_text(tr: Translator, message: str) -> str:
                 parts[name] = tr.datetime(value)
             elif name in _COUNTS:
                 parts[name] = int(value)
-            elif name in _WORDS and tr.has(f"engine.{name}.{value}"):
-                parts[name] = tr.t(f"engine.{name}.{value}")
+            elif name in _WORDS and tr.has(f"{prefix}.{name}.{value}"):
+                parts[name] = tr.t(f"{prefix}.{name}.{value}")
             else:
                 parts[name] = value
-        return tr.t(f"engine.{key}", **parts)
+        return tr.t(f"{prefix}.{key}", **parts)
     return message

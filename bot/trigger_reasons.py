@@ -3,7 +3,8 @@
 :mod:`bot.triggers` and :mod:`bot.nightly_pass` word each decision in English (that is
 what ``memory/.dreams/events.jsonl`` keeps, for the command line and for people reading
 the file). The shapes they write are recognised here and worded by the catalogues as
-``why.<key>`` with the same named parts; anything else is passed on as it is.
+``why.<key>`` with the same named parts (as :mod:`bot.engine_messages` words the
+engine's); anything else is passed on as it is.
 ``tests/bot/test_bot_triggers.py`` produces every shape from the real gates.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from bot.engine_messages import known_text
 from bot.i18n import Translator
 
 _NUMBER = r"\d+(?:\.\d+)?"
@@ -49,9 +51,4 @@ PATTERNS: dict[str, re.Pattern[str]] = {
 
 def reason_text(tr: Translator, reason: str) -> str:
     """``reason`` (a trigger decision's English wording) in ``tr``'s language."""
-    text = reason.strip()
-    for key, pattern in PATTERNS.items():
-        match = pattern.fullmatch(text)
-        if match is not None and tr.has(f"why.{key}"):
-            return tr.t(f"why.{key}", **match.groupdict())
-    return reason
+    return known_text(tr, reason, PATTERNS, "why")

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, Protocol
 
 _REF = re.compile(r"^(?P<path>[^#\s;][^#;]*?)#L(?P<start>\d+)(?:-L?(?P<end>\d+))?$")
 _COMMENT = re.compile(r"\s*<!--\s*(?P<body>.*?)\s*-->\s*$")
@@ -126,3 +127,19 @@ def split_comment(text: str) -> tuple[str, Provenance | None]:
 def strip_comments(text: str) -> str:
     """Remove every HTML comment (provenance) from ``text``."""
     return _ANY_COMMENT.sub("", text)
+
+
+class Span(Protocol):
+    """Lines of one memory file (a search hit, a chunk): the shape the stores read."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def start_line(self) -> int: ...
+    @property
+    def end_line(self) -> int: ...
+
+
+def hit_field(hit: object | Mapping[str, Any], name: str) -> Any:
+    """``name`` of a hit given as an object or as its dict (the console's JSON)."""
+    return hit[name] if isinstance(hit, Mapping) else getattr(hit, name)

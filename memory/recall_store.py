@@ -18,16 +18,16 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-from memory.atomic import atomic_write_text, file_lock, locked_append
+from memory.jsonl_store import append_records, compact, parsed_lines
 from memory.memory_file import parse_archive, parse_memory
 from memory.paths import MemoryRoot
-from memory.provenance import SourceRef
+from memory.provenance import SourceRef, Span, hit_field
 from memory.redact import redact
 
 log = logging.getLogger(__name__)
@@ -37,15 +37,9 @@ MAX_QUERY_CHARS = 500
 KEEP_DAYS = 120  # recalls older than this are dropped when the store is repaired
 
 
-class HitLike(Protocol):
+class HitLike(Span, Protocol):
     """A search hit (``memory.search.service.Hit`` is one)."""
 
-    @property
-    def path(self) -> str: ...
-    @property
-    def start_line(self) -> int: ...
-    @property
-    def end_line(self) -> int: ...
     @property
     def score(self) -> float: ...
 
@@ -89,10 +83,6 @@ def recalls_lock(root: MemoryRoot) -> Path:
     return root.state_dir / "locks" / f"{FILE}.lock"
 
 
-def _field(hit: HitLike | Mapping[str, Any], name: str) -> Any:
-    return hit[name] if isinstance(hit, Mapping) else getattr(hit, name)
-
-
 def _sources_of(root: MemoryRoot, path: str, start: int, end: int) -> tuple[SourceRef, ...]:
     """The note lines a hit stands for (MEMORY.md and archive hits: their items' sources)."""
     if path == "MEMORY.md":
@@ -128,8 +118,8 @@ def record_hits(
     query = " ".join(redact(query).split())[:MAX_QUERY_CHARS]
     lines = []
     for hit in hits:
-        start, end = int(_field(hit, "start_line")), int(_field(hit, "end_line"))
-        refs = _sources_of(root, str(_field(hit, "path")), start, end)
+        start, end = int(hit_field(hit, "start_line")), int(hit_field(hit, "end_line"))
+        refs = _sources_of(root, str(hit_field(hit, "path")), start, end)
         if not refs or not query:
             continue
         recall = Recall(
@@ -137,18 +127,11 @@ def record_hits(
             when.date(),
             query,
             refs,
-            float(_field(hit, "score")),
+            float(hit_field(hit, "score")),
             via,
         )
         lines.append(recall.to_json() + "\n")
-    if not lines:
-        return 0
-    try:
-        locked_append(store_path(root), "".join(lines), lock=recalls_lock(root))
-    except OSError as exc:
-        log.error("could not record %d recall(s) in %s: %s", len(lines), root.path, exc)
-        return 0
-    return len(lines)
+    return append_records(store_path(root), lines, lock=recalls_lock(root), what="recall(s)")
 
 
 def parse_recall(line: str) -> Recall | None:
@@ -170,17 +153,6 @@ def parse_recall(line: str) -> Recall | None:
         return None
 
 
-def _parsed(raw: bytes) -> Iterator[tuple[bytes, Recall | None]]:
-    """Each non-blank stored line with its recall (None when unreadable)."""
-    for chunk in raw.split(b"\n"):
-        if not chunk.strip():
-            continue
-        try:
-            yield chunk, parse_recall(chunk.decode("utf-8"))
-        except UnicodeDecodeError:
-            yield chunk, None
-
-
 def read_recalls(root: MemoryRoot) -> RecallRead:
     """Every readable recall, oldest first; unreadable lines are counted, never fatal."""
     try:
@@ -192,7 +164,7 @@ def read_recalls(root: MemoryRoot) -> RecallRead:
         return RecallRead((), 1, hashlib.sha256(b"unreadable").hexdigest())
     recalls: list[Recall] = []
     bad = 0
-    for _, recall in _parsed(raw):
+    for _, recall in parsed_lines(raw, parse_recall):
         if recall is None:
             bad += 1
         else:
@@ -204,33 +176,14 @@ def repair(root: MemoryRoot, today: date) -> int:
     """Rewrite the store without unreadable lines and recalls older than ``KEEP_DAYS``,
     under the writers' lock (nothing appended meanwhile is lost); the lines removed.
     Unreadable lines are kept aside in ``recalls.jsonl.bad`` for inspection."""
-    path = store_path(root)
     oldest = today - timedelta(days=KEEP_DAYS)
-    with file_lock(recalls_lock(root)):
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            return 0
-        kept: list[str] = []
-        bad: list[bytes] = []
-        old = 0
-        for chunk, recall in _parsed(raw):
-            if recall is None:
-                bad.append(chunk)
-            elif recall.day < oldest:
-                old += 1
-            else:
-                kept.append(recall.to_json() + "\n")
-        if not bad and not old:
-            return 0
-        if bad:
-            with open(path.with_name(FILE + ".bad"), "ab") as aside:
-                aside.write(b"\n".join(bad) + b"\n")
-        atomic_write_text(path, "".join(kept))
+    bad, old = compact(store_path(root), lock=recalls_lock(root), parse=parse_recall, oldest=oldest)
+    if not bad and not old:
+        return 0
     log.warning(
         "recall store of %s repaired: %d unreadable line(s) set aside, %d old recall(s) dropped",
         root.path,
-        len(bad),
+        bad,
         old,
     )
-    return len(bad) + old
+    return bad + old

@@ -23,16 +23,16 @@ import hashlib
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, cast
 
-from memory.atomic import atomic_write_text, file_lock, locked_append
+from memory.jsonl_store import append_records, compact, parsed_lines
 from memory.memory_file import ArchivedItem, MemoryItem, parse_archive, parse_memory
 from memory.paths import MemoryRoot
-from memory.provenance import SourceRef
+from memory.provenance import SourceRef, Span, hit_field
 from memory.textfile import read_optional
 
 log = logging.getLogger(__name__)
@@ -104,14 +104,7 @@ def record_uses(root: MemoryRoot, uses: Iterable[Use], *, when: datetime, via: V
             continue
         key = "" if use.refs else text_key(use.text)
         lines.append(Recorded(stamp, when.date(), via, use.tier, use.refs, key).to_json() + "\n")
-    if not lines:
-        return 0
-    try:
-        locked_append(store_path(root), "".join(lines), lock=_lock(root))
-    except OSError as exc:
-        log.error("could not record %d use(s) in %s: %s", len(lines), root.path, exc)
-        return 0
-    return len(lines)
+    return append_records(store_path(root), lines, lock=_lock(root), what="use(s)")
 
 
 def parse_use(line: str) -> Recorded | None:
@@ -133,15 +126,6 @@ def parse_use(line: str) -> Recorded | None:
         )
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
-
-
-def _parsed(raw: bytes) -> Iterator[tuple[bytes, Recorded | None]]:
-    for chunk in raw.split(b"\n"):
-        if chunk.strip():
-            try:
-                yield chunk, parse_use(chunk.decode("utf-8"))
-            except UnicodeDecodeError:
-                yield chunk, None
 
 
 @dataclass(frozen=True)
@@ -202,7 +186,7 @@ def read_ledger(root: MemoryRoot) -> Ledger:
         log.error("usage ledger of %s unreadable: %s", root.path, exc)
         return Ledger(bad_lines=1, digest=hashlib.sha256(b"unreadable").hexdigest())
     uses, bad = [], 0
-    for _, use in _parsed(raw):
+    for _, use in parsed_lines(raw, parse_use):
         if use is None:
             bad += 1
         else:
@@ -213,28 +197,9 @@ def read_ledger(root: MemoryRoot) -> Ledger:
 def repair(root: MemoryRoot, today: date) -> int:
     """Rewrite the ledger without unreadable lines and uses older than ``KEEP_DAYS``, under
     the writers' lock; the lines removed (unreadable ones kept in ``usage.jsonl.bad``)."""
-    path = store_path(root)
     oldest = today - timedelta(days=KEEP_DAYS)
-    with file_lock(_lock(root)):
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            return 0
-        kept, bad, old = [], [], 0
-        for chunk, use in _parsed(raw):
-            if use is None:
-                bad.append(chunk)
-            elif use.day < oldest:
-                old += 1
-            else:
-                kept.append(use.to_json() + "\n")
-        if not bad and not old:
-            return 0
-        if bad:
-            with open(path.with_name(FILE + ".bad"), "ab") as aside:
-                aside.write(b"\n".join(bad) + b"\n")
-        atomic_write_text(path, "".join(kept))
-    return len(bad) + old
+    bad, old = compact(store_path(root), lock=_lock(root), parse=parse_use, oldest=oldest)
+    return bad + old
 
 
 # what a hit or a read stands for --------------------------------------------------------
@@ -252,24 +217,11 @@ def uses_in(root: MemoryRoot, path: str, start: int, end: int) -> list[Use]:
     return []
 
 
-class HitLike(Protocol):
-    @property
-    def path(self) -> str: ...
-    @property
-    def start_line(self) -> int: ...
-    @property
-    def end_line(self) -> int: ...
-
-
-def _field(hit: HitLike | Mapping[str, Any], name: str) -> Any:
-    return hit[name] if isinstance(hit, Mapping) else getattr(hit, name)
-
-
-def uses_of_hits(root: MemoryRoot, hits: Iterable[HitLike | Mapping[str, Any]]) -> list[Use]:
+def uses_of_hits(root: MemoryRoot, hits: Iterable[Span | Mapping[str, Any]]) -> list[Use]:
     """The items the search hits (objects or their dicts) fall on."""
     out: list[Use] = []
     for hit in hits:
-        path = str(_field(hit, "path"))
-        start, end = int(_field(hit, "start_line")), int(_field(hit, "end_line"))
+        path = str(hit_field(hit, "path"))
+        start, end = int(hit_field(hit, "start_line")), int(hit_field(hit, "end_line"))
         out += uses_in(root, path, start, end)
     return out

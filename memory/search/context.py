@@ -14,16 +14,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
+from memory.provenance import Span
 from memory.search.chunker import is_turn
 
 
-class HitLike(Protocol):
-    @property
-    def path(self) -> str: ...
-    @property
-    def start_line(self) -> int: ...
-    @property
-    def end_line(self) -> int: ...
+class HitLike(Span, Protocol):
     @property
     def snippet(self) -> str: ...
 

@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from memory.overlap import jaccard
+from memory.provenance import Span
 
 HALF_LIFE_DAYS = 30.0
 DEFAULT_MIN_SCORE = 0.35  # the one default minimum score of every search surface
@@ -241,15 +242,6 @@ def current_first(items: Sequence[Candidate]) -> list[Candidate]:
     """``items`` with every superseded archive item moved after all the others (order
     otherwise kept): a replaced fact never outranks what replaced it."""
     return [c for c in items if not c.superseded] + [c for c in items if c.superseded]
-
-
-class Span(Protocol):
-    @property
-    def path(self) -> str: ...
-    @property
-    def start_line(self) -> int: ...
-    @property
-    def end_line(self) -> int: ...
 
 
 S = TypeVar("S", bound=Span)
