@@ -56,9 +56,7 @@ class RankSettings:
     superseded_factor: float = 0.5
     gate: Gate = field(default_factory=Gate)
     decompose: bool = True  # a question naming several things searches each (facets.py)
-    neighbour_share: float = 0.0  # share of the adjacent candidate's score a chunk gains
-    neighbour_turns_only: bool = True
-    neighbour_both: bool = False
+    neighbour_share: float = 0.5  # share of the adjacent turns' score a turn chunk gains
     unheard_names: bool = True  # a query whose every name the memory lacks finds nothing
 
 
@@ -194,10 +192,7 @@ def rank(
     if settings.neighbour_share > 0:
         turn_ids = {i for i, row in rows.items() if is_turn(row.text)}
         candidates = neighbour_boost(
-            candidates,
-            settings.neighbour_share,
-            lambda c: c.chunk_id in turn_ids or not settings.neighbour_turns_only,
-            settings.neighbour_both,
+            candidates, settings.neighbour_share, lambda c: c.chunk_id in turn_ids
         )
     kept = [c for c in candidates if c.pinned or (evidence and c.score >= min_score)]
     kept.sort(key=lambda c: (not c.pinned, -c.score, c.chunk_id))

@@ -227,13 +227,13 @@ def mmr(
 
 
 def neighbour_boost(
-    items: Sequence[Candidate], share: float, joined: Callable[[Candidate], bool], both: bool
+    items: Sequence[Candidate], share: float, joined: Callable[[Candidate], bool]
 ) -> list[Candidate]:
     """Each candidate for which ``joined`` holds (a conversation turn, whose meaning leans on
-    the turns around it) plus ``share`` of the score of the candidates right beside it in
-    the same file (the lines just before and after; the better one, or with ``both`` the
-    two added) for which it holds too: a passage whose neighbours are also about the query
-    is more likely to hold the answer. Other candidates keep their score."""
+    the turns around it) plus ``share`` of the better score of the candidates right beside
+    it in the same file (the lines just before and after) for which it holds too: a passage
+    in the middle of a discussion of the question is more likely to hold the answer than
+    one the conversation touched in passing. Other candidates keep their score."""
     starts = {(c.path, c.start_line): c.score for c in items if joined(c)}
     ends = {(c.path, c.end_line): c.score for c in items if joined(c)}
     out = []
@@ -242,8 +242,7 @@ def neighbour_boost(
             out.append(c)
             continue
         before = ends.get((c.path, c.start_line - 1), 0.0)
-        after = starts.get((c.path, c.end_line + 1), 0.0)
-        beside = before + after if both else max(before, after)
+        beside = max(before, starts.get((c.path, c.end_line + 1), 0.0))
         out.append(replace(c, score=round(c.score + share * beside, 6)))
     return out
 

@@ -207,12 +207,10 @@ def test_neighbour_boost_adds_a_share_of_the_adjacent_turns_score() -> None:
     far = Candidate(4, "memory/d.md", 20, 22, 0.6, frozenset())
     other = Candidate(5, "memory/e.md", 11, 13, 0.9, frozenset())
     items = [a, b, c, far, other]
-    scores = [x.score for x in neighbour_boost(items, 0.1, lambda x: True, both=False)]
+    scores = [x.score for x in neighbour_boost(items, 0.1, lambda x: True)]
     # a: b after it (0.5); b: the better of a (0.8) and c (0.2); c: b; far, other: none
     assert scores == [0.85, 0.58, 0.25, 0.6, 0.9]
-    both = [x.score for x in neighbour_boost(items, 0.1, lambda x: True, both=True)]
-    assert both == [0.85, 0.6, 0.25, 0.6, 0.9]
     # only joined candidates (conversation turns) gain, and only from joined ones
-    turns = [x.score for x in neighbour_boost(items, 0.1, lambda x: x.chunk_id != 1, both=False)]
+    turns = [x.score for x in neighbour_boost(items, 0.1, lambda x: x.chunk_id != 1)]
     assert turns == [0.8, 0.52, 0.25, 0.6, 0.9]
-    assert neighbour_boost(items, 0.0, lambda x: True, both=False) == items
+    assert neighbour_boost(items, 0.0, lambda x: True) == items
