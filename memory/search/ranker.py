@@ -1,11 +1,12 @@
 """Turns keyword and vector candidates into the final, diverse list of hits.
 
 The arithmetic is in :mod:`memory.search.ranking` (pure); this module gathers the chunk
-rows it needs and applies, in order: the evidence gate (no candidate is evidence: no hits),
-fusion, recency, importance and tier multipliers (MEMORY.md first, superseded archive
-items last), exact path/basename/stem pinning, the minimum score, and the MMR diversity
-pass. Context widening (:mod:`memory.search.context`) comes after, in the service, once the
-hits of a question's facets have joined.
+rows it needs and applies, in order: names the memory never heard (:mod:`names`: no hits),
+the evidence gate (no candidate is evidence: no hits), fusion, recency, importance and tier
+multipliers (MEMORY.md first, superseded archive items last), the boost of conversation
+turns from the candidate turns beside them, exact path/basename/stem pinning, the minimum
+score, and the MMR diversity pass. Context widening (:mod:`memory.search.context`) comes
+after, in the service, once the hits of a question's facets have joined.
 """
 
 from __future__ import annotations
