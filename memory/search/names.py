@@ -6,8 +6,10 @@ retrievers miss this (the other words match, and a bi-encoder puts one person's 
 to another's), so a question whose every name is absent from the memory gets no hits.
 
 A name is a word written with a capital letter that does not start a sentence (and is not
-a month or a weekday, which questions name freely and notes write as dates). Chinese has no
-capitals, so a Chinese question names nothing here. Pure text processing.
+a month or a weekday, which questions name freely and notes write as dates); in a Chinese
+sentence a capitalised Latin word is a name wherever it stands ("上次和 Tom 聊了什么").
+Chinese names have no capitals, so a question in Chinese characters only names nothing
+here. Pure text processing.
 """
 
 from __future__ import annotations
@@ -28,21 +30,23 @@ def names(query: str) -> list[str]:
     """The capitalised words of ``query`` that do not open a sentence, in order: ``"Did
     Jon meet Gina in May?"`` -> ``["Jon", "Gina"]``."""
     out = []
-    opening = True
+    boundary = 0  # where the current sentence began
     previous = ""
     for match in _WORD.finditer(query):
         word = match.group(0)
         if word in ".?!。？！":
-            opening = opening or not (word == "." and _ABBREVIATION.fullmatch(previous))
+            if not (word == "." and _ABBREVIATION.fullmatch(previous)):
+                boundary = match.end()
             previous = ""
             continue
+        # a word opens a sentence when nothing but spaces and quotes stands before it
+        opening = query[boundary : match.start()].strip(" \t\n\"'“‘(") == ""
         capital = word[0].isupper() and len(word) > 1
         after_dot = query[match.end() : match.end() + 1] == "."
         if after_dot and _ABBREVIATION.fullmatch(word):
             capital = False  # a title (Dr. Seuss): the name is what follows
         if not opening and capital and word.lower() not in _CALENDAR:
             out.append(word)
-        opening = False
         previous = word
     return out
 

@@ -19,6 +19,8 @@ def test_names_are_capitalised_words_inside_a_sentence() -> None:
     # a sentence's first word, months, weekdays and single letters are no names
     assert names("When did I go camping in July? Where on Sunday?") == []
     assert names("用户养了什么狗？") == []
+    assert names("上次和 Tom 聊了什么？") == ["Tom"]  # inside a Chinese sentence
+    assert names('"Where" is Tom?') == ["Tom"]
     # a title's dot ends no sentence, and the title is no name
     assert names("Would Caroline have Dr. Seuss books?") == ["Caroline", "Seuss"]
     assert names("What areas of the U.S. has John seen?") == ["John"]
