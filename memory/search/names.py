@@ -5,9 +5,10 @@ about nobody it knows: whatever it finds about dance studios is about someone el
 retrievers miss this (the other words match, and a bi-encoder puts one person's news close
 to another's), so a question whose every name is absent from the memory gets no hits.
 
-A name is a word written with a capital letter that does not start a sentence (and is not
-a month or a weekday, which questions name freely and notes write as dates); in a Chinese
-sentence a capitalised Latin word is a name wherever it stands ("上次和 Tom 聊了什么").
+A name is a word written with a capital letter and then small ones that does not start a
+sentence (and is not a month or a weekday, which questions name freely and notes write as
+dates); in a Chinese sentence a capitalised Latin word is a name wherever it stands
+("上次和 Tom 聊了什么").
 Chinese names have no capitals, so a question in Chinese characters only names nothing
 here. Pure text processing.
 """
@@ -41,7 +42,8 @@ def names(query: str) -> list[str]:
             continue
         # a word opens a sentence when nothing but spaces and quotes stands before it
         opening = query[boundary : match.start()].strip(" \t\n\"'“‘(") == ""
-        capital = word[0].isupper() and len(word) > 1
+        # Jon, McKay; not UP, HR or API: an acronym is as often a common word (UP 主)
+        capital = word[0].isupper() and any(ch.islower() for ch in word[1:])
         after_dot = query[match.end() : match.end() + 1] == "."
         if after_dot and _ABBREVIATION.fullmatch(word):
             capital = False  # a title (Dr. Seuss): the name is what follows

@@ -199,7 +199,7 @@ def rank(
     kept.sort(key=lambda c: (not c.pinned, -c.score, c.chunk_id))
     kept = [
         replace(c, terms=frozenset(content_words(rows[c.chunk_id].text)))
-        for c in drop_overlapping(kept)[: limit * 4]
+        for c in drop_overlapping(kept, limit * 4)
     ]
 
     def alike(a: Candidate, b: Candidate) -> float:

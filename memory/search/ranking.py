@@ -234,16 +234,16 @@ def neighbour_boost(
     it in the same file (the lines just before and after) for which it holds too: a passage
     in the middle of a discussion of the question is more likely to hold the answer than
     one the conversation touched in passing. Other candidates keep their score."""
-    starts = {(c.path, c.start_line): c.score for c in items if joined(c)}
-    ends = {(c.path, c.end_line): c.score for c in items if joined(c)}
+    if share <= 0:
+        return list(items)
+    turns = [joined(c) for c in items]
+    starts = {(c.path, c.start_line): c.score for c, t in zip(items, turns, strict=True) if t}
+    ends = {(c.path, c.end_line): c.score for c, t in zip(items, turns, strict=True) if t}
     out = []
-    for c in items:
-        if share <= 0 or not joined(c):
-            out.append(c)
-            continue
-        before = ends.get((c.path, c.start_line - 1), 0.0)
-        beside = max(before, starts.get((c.path, c.end_line + 1), 0.0))
-        out.append(replace(c, score=round(c.score + share * beside, 6)))
+    for c, turn in zip(items, turns, strict=True):
+        before = ends.get((c.path, c.start_line - 1), 0.0) if turn else 0.0
+        beside = max(before, starts.get((c.path, c.end_line + 1), 0.0)) if turn else 0.0
+        out.append(replace(c, score=round(c.score + share * beside, 6)) if beside > 0 else c)
     return out
 
 
@@ -293,12 +293,14 @@ def cover_facets(main: Sequence[S], facets: Sequence[Sequence[S]], limit: int) -
     return out
 
 
-def drop_overlapping(items: Sequence[Candidate]) -> list[Candidate]:
+def drop_overlapping(items: Sequence[Candidate], limit: int | None = None) -> list[Candidate]:
     """Keep the best of candidates that share lines (input best first); each is compared
-    with the kept ones of its own file only."""
+    with the kept ones of its own file only. With ``limit``, stop once that many are kept."""
     kept: list[Candidate] = []
     by_path: dict[str, list[Candidate]] = {}
     for item in items:
+        if limit is not None and len(kept) >= limit:
+            break
         same_file = by_path.setdefault(item.path, [])
         if not any(overlaps(item, k) for k in same_file):
             same_file.append(item)

@@ -21,6 +21,7 @@ def test_names_are_capitalised_words_inside_a_sentence() -> None:
     assert names("用户养了什么狗？") == []
     assert names("上次和 Tom 聊了什么？") == ["Tom"]  # inside a Chinese sentence
     assert names('"Where" is Tom?') == ["Tom"]
+    assert names("我关注了哪个 UP 主？Where is the HR office?") == []  # acronyms are no names
     # a title's dot ends no sentence, and the title is no name
     assert names("Would Caroline have Dr. Seuss books?") == ["Caroline", "Seuss"]
     assert names("What areas of the U.S. has John seen?") == ["John"]
