@@ -14,6 +14,9 @@ interpreter start-up, imports and jieba's dictionary load are counted, and print
   its peak RSS (``ru_maxrss`` of the child), the median of ``--repeat`` runs, each on a
   fresh copy of the root (the machine is shared: the minimum is shown too);
 - the in-process time of ``run_dream`` alone, and of each phase (more fresh processes);
+- the steady state: after a first dream has written MEMORY.md, the archive and the
+  short-term store, three nights each adding a day of notes, each night's time and the
+  texts it embedded (only that day's new wordings should be);
 - the ``tracemalloc`` peak of ``run_dream`` (a last process: tracing slows it down).
 
 Usage: ``python bench/dream.py [--days 30] [--per-day 200] [--recalls 2000] [--seed 7]
@@ -145,40 +148,55 @@ def statement(rng: random.Random) -> str:
     return template.format(**{key: rng.choice(values) for key, values in slots.items()})
 
 
-def generate(root: Path, days: int, per_day: int, seed: int, today: date) -> int:
-    """Write ``days`` daily notes of ``per_day`` bullets; the number of bullets written."""
+def generate(
+    root: Path, days: int, per_day: int, seed: int, today: date, later: Path | None = None
+) -> int:
+    """Write ``days`` daily notes of ``per_day`` bullets ending ``today``; the number of
+    bullets written. With ``later``, also the notes of the nights after it (one file per
+    night, kept there until a night's dream needs it)."""
     rng = random.Random(seed)
     notes = root / "memory"
     notes.mkdir(parents=True)
     stable: list[str] = []
     total = 0
     for back in range(days - 1, -1, -1):
-        day = today - timedelta(days=back)
-        lines = [f"# Daily Memory: {day.isoformat()}"]
-        written = 0
-        hour = 9
-        while written < per_day:
-            size = min(per_day - written, rng.randint(5, 15))
-            title = rng.choice(["Trimmed Context", "Trimmed Context", "Context Overflow Recovery"])
-            if written + size >= per_day:
-                title = "Daily Summary"
-            lines += ["", f"## {title} ({min(hour, 23):02d}:{rng.randrange(60):02d})"]
-            for _ in range(size):
-                roll = rng.random()
-                if roll < 0.25:
-                    text = rng.choice(CHATTER)
-                elif roll < 0.45 and stable:
-                    text = rng.choice(stable)  # a repeat of an earlier statement
-                else:
-                    text = statement(rng)
-                    if rng.random() < 0.1:
-                        stable.append(text)
-                lines.append(f"- {text}")
-            written += size
-            hour += 1
-        (notes / f"{day.isoformat()}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        total += written
+        total += write_day(notes, today - timedelta(days=back), per_day, rng, stable)
+    if later is not None:
+        later.mkdir(parents=True)
+        for ahead in range(1, NIGHTS + 1):
+            write_day(later, today + timedelta(days=ahead), per_day, rng, stable)
     return total
+
+
+NIGHTS = 3  # the nights after the history whose dreams the steady state measures
+
+
+def write_day(notes: Path, day: date, per_day: int, rng: random.Random, stable: list[str]) -> int:
+    """One daily note of ``per_day`` bullets: statements, repeats of earlier ones, chatter."""
+    lines = [f"# Daily Memory: {day.isoformat()}"]
+    written = 0
+    hour = 9
+    while written < per_day:
+        size = min(per_day - written, rng.randint(5, 15))
+        title = rng.choice(["Trimmed Context", "Trimmed Context", "Context Overflow Recovery"])
+        if written + size >= per_day:
+            title = "Daily Summary"
+        lines += ["", f"## {title} ({min(hour, 23):02d}:{rng.randrange(60):02d})"]
+        for _ in range(size):
+            roll = rng.random()
+            if roll < 0.25:
+                text = rng.choice(CHATTER)
+            elif roll < 0.45 and stable:
+                text = rng.choice(stable)  # a repeat of an earlier statement
+            else:
+                text = statement(rng)
+                if rng.random() < 0.1:
+                    stable.append(text)
+            lines.append(f"- {text}")
+        written += size
+        hour += 1
+    (notes / f"{day.isoformat()}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return written
 
 
 def generate_recalls(root: Path, count: int, seed: int, today: date) -> int:
@@ -204,7 +222,7 @@ def generate_recalls(root: Path, count: int, seed: int, today: date) -> int:
     store.parent.mkdir(parents=True, exist_ok=True)
     out = []
     for _ in range(count):
-        path, number, text, day = rng.choice(asked)
+        label, number, text, day = rng.choice(asked)
         words = text.replace("，", " ").replace(",", " ").split()
         if len(words) > 2:
             start = rng.randrange(len(words) - 1)
@@ -218,7 +236,7 @@ def generate_recalls(root: Path, count: int, seed: int, today: date) -> int:
             stamp.isoformat(timespec="seconds"),
             when,
             query,
-            (SourceRef(path, number, number),),
+            (SourceRef(label, number, number),),
             round(rng.uniform(0.4, 0.95), 6),
             "tool",
         )
@@ -274,6 +292,7 @@ print(json.dumps({"seconds": elapsed, "cpu": cpu, "tracemalloc_peak": peak, "sta
                   "embedded": embedded[0], "model_seconds": embedded[1],
                   "items": report.items, "archived": report.archived, "merged": report.merged,
                   "superseded": report.superseded, "phases": phases,
+                  "process_cpu": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),
                   "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
 
@@ -307,11 +326,11 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="cowdream-bench-"))
     try:
         sys.path.insert(0, str(REPO))
-        from memory.clock import now_in
+        from memory.clock import SHIFT_ENV, now_in  # the shift: the nights ahead
 
         today = now_in(ZONE).date()
         root = tmp / "root"
-        total = generate(root, args.days, args.per_day, args.seed, today)
+        total = generate(root, args.days, args.per_day, args.seed, today, tmp / "later")
         recalls = generate_recalls(root, args.recalls, args.seed, today)
         print(
             f"notes: {args.days} days x {args.per_day} bullets = {total} bullets, "
@@ -379,7 +398,33 @@ def main() -> int:
             f"{name} {wall:.2f} s (CPU {cpu:.2f} s)" for name, (wall, cpu) in mid["phases"].items()
         )
         print(f"  by phase (the median run): {steps}")
-        # 3. tracemalloc peak of run_dream (tracing slows it; its time is not the figure).
+        # 3. The steady state: the root dreamt once (MEMORY.md, archive and short-term store
+        # written), then a new day of notes and its dream, night after night.
+        if not args.no_embeddings:
+            nights = tmp / "nights"
+            shutil.copytree(root, nights)
+            _child(nights, "plain", args.days)
+            seen = []
+            shift = float(os.environ.get(SHIFT_ENV, "0") or 0)
+            for night in range(1, NIGHTS + 1):
+                day = today + timedelta(days=night)
+                shutil.copyfile(
+                    tmp / "later" / f"{day.isoformat()}.md",
+                    nights / "memory" / f"{day.isoformat()}.md",
+                )
+                env = dict(child_env(), **{SHIFT_ENV: str(shift + night)})
+                seen.append(_child(nights, "plain", args.days, env=env))
+            print(
+                f"steady state, {NIGHTS} nights (a new day of {args.per_day} bullets each, "
+                "after a first dream): "
+                + "; ".join(
+                    f"night {n}: {r['status']}, embedded {r['embedded']}, run_dream "
+                    f"{r['seconds']:.2f} s (CPU {r['cpu']:.2f} s, process CPU "
+                    f"{r['process_cpu']:.2f} s)"
+                    for n, r in enumerate(seen, start=1)
+                )
+            )
+        # 4. tracemalloc peak of run_dream (tracing slows it; its time is not the figure).
         shutil.copytree(root, tmp / "trace")
         traced = _child(tmp / "trace", "trace", args.days)
         print(f"tracemalloc peak of run_dream: {traced['tracemalloc_peak'] / 2**20:.1f} MB")
