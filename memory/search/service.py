@@ -240,7 +240,7 @@ class MemorySearch:
             store.prune_removed()
             state.unused += len(changes.removed)
             if state.unused > max(PRUNE_MIN, PRUNE_SHARE * len(state.vectors.ids)):
-                store.prune_cache()
+                state.vectors.prune()
                 state.unused = 0
             store.conn.commit()
             state.files.update(changes.recorded)
