@@ -1,6 +1,10 @@
 """``python -m memory``: dream, undo, flush, status, forget (and the search commands).
 
 Errors go to stderr as one line with exit status 2 and write nothing.
+
+A process imports only what its command needs: each command's modules are imported when
+it runs, and only the command named by the first argument is registered (every command
+only for help or an unknown name), so ``search`` never pays for the dream's modules.
 """
 
 from __future__ import annotations
@@ -10,33 +14,18 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, cast, get_args
+from typing import TYPE_CHECKING, Any, NoReturn, cast, get_args
 
-from memory.clock import now_in, zone
 from memory.config_file import load_config, text
-from memory.dream.model import MAX_DAYS, MIN_DAYS, EngineName
-from memory.dream.tiers import TierSettings
 from memory.errors import MemoryEngineError, UsageError
-from memory.flush import flush_turns
-from memory.forget import apply_forget, plan_forget
-from memory.history import undo
-from memory.llm import ChatModel, OpenAIChatModel, settings_from
 from memory.log_setup import configure_logging
 from memory.paths import MemoryRoot
-from memory.recovery import ensure_recovered
-from memory.redact import Redaction
-from memory.status import (
-    NIGHTLY_TIME,
-    collect_status,
-    dreaming_enabled,
-    dreaming_overview,
-    format_status,
-    next_nightly,
-)
-from memory.transcript import read_jsonl
-from memory.wording import plural
+
+if TYPE_CHECKING:
+    from memory.llm import ChatModel
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
@@ -50,6 +39,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def days_type(text: str) -> int:
+    from memory.dream.model import MAX_DAYS, MIN_DAYS
+
     try:
         value = int(text)
     except ValueError:
@@ -92,27 +83,24 @@ def common_options() -> Parser:
     return common
 
 
-SEARCH_COMMANDS = frozenset({"index", "search", "eval"})
-DREAMING_COMMANDS = frozenset({"promote", "promote-explain", "rem-harness", "rem-backfill"})
-OWN_COMMANDS = frozenset({"dream", "undo", "flush", "status", "forget"}) | DREAMING_COMMANDS
-
-
 def build_parser(argv: Sequence[str] | None = None) -> Parser:
-    """The parser; the search commands (whose imports cost ~0.25 s) and the dream's only
-    when they may run."""
+    """The parser. Only the command named by ``argv``'s first argument is registered (its
+    modules are imported when it runs); every command when there is none or it is not one
+    of theirs (help, an unknown name: argparse lists them all)."""
     common = common_options()
     parser = Parser(prog="memory", description="CowDream's memory engine")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     first = next(iter(argv or ()), None)
-    if first not in SEARCH_COMMANDS:  # their modules (the dream's) cost a search ~0.3 s
-        _register_own(sub, common)
-    if first is None or first in SEARCH_COMMANDS or first not in OWN_COMMANDS:
-        _register_search(sub, common)
+    chosen = [group for group in _GROUPS if first in group.names]
+    for group in chosen or _GROUPS:
+        group.register(sub, common)
     return parser
 
 
-def _register_own(sub: Any, common: Parser) -> None:
-    """dream, undo, flush, status, forget and the dreaming phases' commands."""
+def _add_dream(sub: Any, common: Parser) -> None:
+    from memory.dream.commands import threshold_flags
+    from memory.dream.model import EngineName
+
     dream = sub.add_parser("dream", parents=[common], help="run Deep Dream")
     dream.add_argument(
         "--days", type=days_type, help="notes of the last N days (1-30; default: dream_days, 3)"
@@ -125,35 +113,46 @@ def _register_own(sub: Any, common: Parser) -> None:
     dream.add_argument(
         "--max-items", type=positive_int, help="cap of MEMORY.md (default: dream_max_items, 30)"
     )
-    from memory.dream.commands import register as register_dreaming
-    from memory.dream.commands import threshold_flags
-
     threshold_flags(dream)
     dream.set_defaults(func=cmd_dream)
 
+
+def _add_undo(sub: Any, common: Parser) -> None:
     sub.add_parser("undo", parents=[common], help="undo the last dream").set_defaults(func=cmd_undo)
 
+
+def _add_flush(sub: Any, common: Parser) -> None:
     flush = sub.add_parser("flush", parents=[common], help="summarise a transcript into a note")
     flush.add_argument("file", type=Path, metavar="FILE.jsonl")
     flush.add_argument("--reason", choices=["trim", "daily", "overflow"], default="trim")
     flush.add_argument("--group", action="store_true", help="a group chat: name the speakers")
     flush.set_defaults(func=cmd_flush)
 
+
+def _add_status(sub: Any, common: Parser) -> None:
     status = sub.add_parser("status", parents=[common], help="what the memory holds")
     status.add_argument(
         "--deep", action="store_true", help="also the dreaming phases and the search index"
     )
     status.set_defaults(func=cmd_status)
 
+
+def _add_forget(sub: Any, common: Parser) -> None:
     forget = sub.add_parser("forget", parents=[common], help="delete lines mentioning TEXT")
     forget.add_argument("text")
     forget.add_argument("--yes", action="store_true", help="delete without asking")
     forget.set_defaults(func=cmd_forget)
 
-    register_dreaming(sub, common)
+
+def _add_dreaming(sub: Any, common: Parser) -> None:
+    """The dreaming phases' commands (promote, promote-explain, rem-harness, rem-backfill)."""
+    from memory.dream.commands import register
+
+    register(sub, common)
 
 
-def _register_search(sub: Any, common: Parser) -> None:
+def _add_search(sub: Any, common: Parser) -> None:
+    """index, search and eval."""
     try:
         from memory.search.commands import register
     except ModuleNotFoundError as exc:  # search not installed in this checkout
@@ -161,6 +160,25 @@ def _register_search(sub: Any, common: Parser) -> None:
             raise
         return
     register(sub)
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Commands registered together, by one function that imports their module."""
+
+    names: frozenset[str]
+    register: Callable[[Any, Parser], None]
+
+
+_GROUPS = (  # in the order help lists them
+    _Group(frozenset({"dream"}), _add_dream),
+    _Group(frozenset({"undo"}), _add_undo),
+    _Group(frozenset({"flush"}), _add_flush),
+    _Group(frozenset({"status"}), _add_status),
+    _Group(frozenset({"forget"}), _add_forget),
+    _Group(frozenset({"promote", "promote-explain", "rem-harness", "rem-backfill"}), _add_dreaming),
+    _Group(frozenset({"index", "search", "eval"}), _add_search),
+)
 
 
 # -- shared context ------------------------------------------------------------------
@@ -185,11 +203,15 @@ def root_of(
         raise UsageError(f"the workspace is not a folder: {root.path}")
     if not root.path.is_dir() and (args.workspace or not create):
         raise UsageError(f"no memory root at {root.path} (give --workspace DIR)")
+    from memory.recovery import ensure_recovered
+
     ensure_recovered(root)
     return root
 
 
 def model_of(config: dict[str, Any]) -> ChatModel | None:
+    from memory.llm import OpenAIChatModel, settings_from
+
     settings = settings_from(config)
     return OpenAIChatModel(settings) if settings else None
 
@@ -213,8 +235,11 @@ def _count(config: Mapping[str, Any], key: str, default: int, least: int) -> int
 
 
 def cmd_dream(args: argparse.Namespace) -> int:
+    from memory.clock import now_in
     from memory.dream import DreamOptions, run_dream  # not paid by a search process
     from memory.dream.commands import thresholds_of
+    from memory.dream.model import EngineName
+    from memory.dream.tiers import TierSettings
 
     config = config_of(args)
     max_items = args.max_items or int(config.get("dream_max_items") or 30)
@@ -252,12 +277,20 @@ def cmd_dream(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
+    from memory.history import undo
+
     message = undo(root_of(args, config_of(args)))
     emit(args, {"status": "done", "message": message}, message)
     return 0
 
 
 def cmd_flush(args: argparse.Namespace) -> int:
+    from memory.clock import now_in
+    from memory.flush import flush_turns
+    from memory.redact import Redaction
+    from memory.transcript import read_jsonl
+    from memory.wording import plural
+
     config = config_of(args)
     turns = read_jsonl(args.file)
     now = now_in(args.timezone or config.get("timezone"))
@@ -279,6 +312,16 @@ def cmd_flush(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from memory.clock import now_in, zone
+    from memory.status import (
+        NIGHTLY_TIME,
+        collect_status,
+        dreaming_enabled,
+        dreaming_overview,
+        format_status,
+        next_nightly,
+    )
+
     config = config_of(args)
     root = root_of(args, config, create=True)
     zone(args.timezone or config.get("timezone"))  # a bad zone is an error here too
@@ -313,6 +356,9 @@ def _index_status(root: MemoryRoot, config: dict[str, Any]) -> Any:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
+    from memory.forget import apply_forget, plan_forget
+    from memory.wording import plural
+
     root = root_of(args, config_of(args))
     plan = plan_forget(root, args.text)
     if not plan.matches:

@@ -30,6 +30,7 @@ from memory.search.vector_index import Codec, VectorIndex
 Progress = Callable[[str], None]
 DEFAULT_CODEC = "float16"
 PACK_DELTA_MIN, PACK_DELTA_SHARE = 256, 0.02  # changes before the checkpoint is rewritten
+SMALL_BLOCKS_MAX = 32  # small cache blocks (one a background batch) before they are merged
 
 
 class VectorSide:
@@ -126,21 +127,34 @@ class VectorSide:
         assert self.model is not None and self.index is not None
         codec = self.index.codec
         state = vector_packs.state_of(self.store.conn, self.model)
-        if state is None or (state.generation, state.codec, state.dim) != (
+        if state is None or (state.generation, state.codec, state.dim, state.blocks) != (
             generation,
             codec.name,
             codec.dim,
+            self.store.block_version(),
         ):
             return False
         removed, _, first = self.store.removed_since(state.removed_seq)
         if first > state.removed_seq + 1:
             return False  # the deletion log no longer reaches back to the checkpoint
-        pack = vector_packs.read(self.store.conn, self.model, codec.code_size)
+        pack = vector_packs.read(self.store.conn, self.model)
         if pack is None:
             return False
-        packed = np.concatenate([i for i, _ in pack.parts]) if pack.parts else np.zeros(0, np.int64)
-        self.index.fill(packed, (codes for _, codes in pack.parts))
-        self.ids.update(packed.tolist())
+        model, size = self.model, codec.code_size
+        last = int(pack.blocks[-1]) if len(pack.blocks) else -1
+
+        def pieces() -> Iterator[np.ndarray]:
+            for block, codes in self.store.block_codes(model, size, last):
+                lo, hi = np.searchsorted(pack.blocks, [block, block + 1])
+                if hi > lo:
+                    yield codes[pack.slots[lo:hi]]
+
+        try:
+            self.index.fill(pack.ids, pieces())
+        except (ValueError, IndexError):  # a block the checkpoint names is gone
+            self.index = VectorIndex(codec)
+            return False
+        self.ids.update(pack.ids.tolist())
         if removed:
             self.index.remove(removed)
             self.ids.difference_update(removed)
@@ -151,32 +165,38 @@ class VectorSide:
         return True
 
     def _load_cache(self) -> None:
-        """The full load, in two scans of the cache: its hashes, joined in numpy to the
-        chunks' (a text shared by several chunks gives each its copy), then its codes,
-        streamed into FAISS in that order."""
+        """The full load: the chunks' hashes joined in numpy to the hashes of the cache's
+        blocks (a text shared by several chunks gives each its copy), then the blocks'
+        codes streamed into FAISS in that order."""
         assert self.model is not None and self.index is not None
-        ids, hashes = self.store.chunk_keys()
-        cached = self.store.model_hashes(self.model)
-        order = np.argsort(hashes, kind="stable")
-        ranked = hashes[order]
-        low = np.searchsorted(ranked, cached, side="left")
-        high = np.searchsorted(ranked, cached, side="right")
-        counts = high - low  # chunks using each cached row, in cache order
-        rows = np.repeat(np.arange(len(cached)), counts)
-        firsts = np.repeat(low, counts)
-        offsets = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
-        chunk_ids = ids[order[firsts + offsets]] if len(rows) else np.zeros(0, np.int64)
+        with self.store.snapshot():
+            ids, hashes = self.store.chunk_keys()
+            blocks = self.store.blocks(self.model)
+            cached = np.concatenate([h for _, h in blocks]) if blocks else np.zeros(0, "S16")
+            _, first = np.unique(cached, return_index=True)  # a text cached twice: once
+            usable = np.zeros(len(cached), dtype=bool)
+            usable[first] = True
+            order = np.argsort(hashes, kind="stable")
+            ranked = hashes[order]
+            low = np.searchsorted(ranked, cached, side="left")
+            high = np.searchsorted(ranked, cached, side="right")
+            counts = np.where(usable, high - low, 0)  # chunks using each cached row
+            rows = np.repeat(np.arange(len(cached)), counts)
+            firsts = np.repeat(low, counts)
+            offsets = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+            chunk_ids = ids[order[firsts + offsets]] if len(rows) else np.zeros(0, np.int64)
+            model, size = self.model, self.index.codec.code_size
+            last = blocks[-1][0] if blocks else -1
 
-        def pieces() -> Iterator[np.ndarray]:
-            seen = 0
-            assert self.model is not None and self.index is not None
-            for batch in self.store.model_codes(self.model, self.index.codec.code_size):
-                end = seen + len(batch)
-                lo, hi = np.searchsorted(rows, [seen, end])
-                yield batch[rows[lo:hi] - seen]
-                seen = end
+            def pieces() -> Iterator[np.ndarray]:
+                seen = 0
+                for _, codes in self.store.block_codes(model, size, last):
+                    end = seen + len(codes)
+                    lo, hi = np.searchsorted(rows, [seen, end])
+                    yield codes[rows[lo:hi] - seen]
+                    seen = end
 
-        self.index.fill(chunk_ids, pieces())
+            self.index.fill(chunk_ids, pieces())
         present = chunk_ids.tolist()
         self.ids.update(present)
         missing = np.setdiff1d(ids, chunk_ids, assume_unique=False)
@@ -185,21 +205,41 @@ class VectorSide:
         self._delta = len(ids)
 
     def checkpoint(self, generation: str | None, last_chunk: int, removed_seq: int) -> bool:
-        """Pack the index (the caller holds the write lock and has caught up with the
-        database) when enough changed since the last pack; the caller commits."""
+        """Merge the cache's small blocks when there are many, and write where every
+        chunk's code is (the caller holds the write lock and has caught up with the
+        database) when enough changed since the last checkpoint or its blocks moved; the
+        caller commits."""
         index, model = self.index, self.model
         if index is None or model is None or index.size < vector_packs.PACK_MIN:
             return False
-        if self._delta < max(PACK_DELTA_MIN, PACK_DELTA_SHARE * index.size):
+        if self.store.small_blocks(model) > SMALL_BLOCKS_MAX:
+            self.store.compact_blocks(model, prune=False)
+        version = self.store.block_version()
+        known = vector_packs.state_of(self.store.conn, model)
+        moved = known is None or known.blocks != version
+        if not moved and self._delta < max(PACK_DELTA_MIN, PACK_DELTA_SHARE * index.size):
             return False
+        located = vector_packs.locate(self.store.conn, model)
+        every, _ = self.store.chunk_keys()
+        pending = np.setdiff1d(every, located[0])
         state = vector_packs.PackState(
-            generation, index.codec.name, index.dim, last_chunk, removed_seq, index.size
+            generation,
+            index.codec.name,
+            index.dim,
+            last_chunk,
+            removed_seq,
+            len(located[0]),
+            version,
         )
-        pending = np.fromiter(self._pending, np.int64, len(self._pending))
-        parts = index.parts(vector_packs.PACK_ROWS)
-        vector_packs.write(self.store.conn, model, state, parts, pending)
+        vector_packs.write(self.store.conn, model, state, located, pending)
         self._delta = 0
         return True
+
+    def prune(self) -> int:
+        """Drop cached codes no chunk uses (the caller holds the write lock); commits."""
+        if self.model is None:
+            return 0
+        return self.store.compact_blocks(self.model, prune=True)
 
     def _carry_over(self, legacy: list[tuple[bytes, bytes]]) -> None:
         """Convert float32 vectors kept from an older index layout to this codec."""

@@ -5,9 +5,13 @@ and searches can share it. Everything here is derived from the markdown and can 
 :func:`connect` sets an unreadable database aside and starts a new one
 (:class:`Opened` says so).
 
-Vectors are appended in rowid order (their pages stay full; a table keyed by the random
-text hash would leave a fifth of each page empty) and found through a small index on
-``(model, text_hash)``. Every query a search runs is a point or range lookup on a key
+Vectors are stored once, as the codes FAISS holds, in blocks: each batch embedded is one
+row of ``vector_blocks`` (the batch's text hashes and codes, two BLOBs), found by hash
+through ``embeddings`` (``(model, text_hash) -> (block, slot)``, a small table without
+rowid). Opening the vector index reads the blocks in order, a few large reads; an update
+reads the few codes it needs by offset (SQLite's incremental BLOB I/O). Blocks are
+rewritten only to drop codes no chunk uses and to merge small blocks
+(:meth:`Store.compact_blocks`). Every query a search runs is a point or range lookup on a key
 (chunk ids, a path, a file name, a text hash): nothing per query reads a whole table.
 Chunk ids only grow (``AUTOINCREMENT``), and a trigger logs each deleted id with a
 sequence number, so another connection holding vectors in memory follows deletions by
@@ -30,9 +34,13 @@ from memory.errors import Busy, StorageError
 from memory.search import vector_packs
 from memory.search.chunker import Chunk
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 REMOVED_LOG_KEEP = 20_000  # deletions kept for other connections to follow
 BUSY_TIMEOUT_S = 0.25  # a search waits this long for another writer, then answers without
+CODE_WIDTH = {"float32": 4, "float16": 2, "sq8": 1}  # bytes a dimension, by codec
+BLOCK_ROWS = 16_384  # codes a merged block holds
+BLOCK_SMALL_PART = 16  # a block of fewer than BLOCK_ROWS / this codes is merged
+BLOCK_LIVE_SHARE = 0.75  # a block with fewer live codes than this share is rewritten
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -56,10 +64,14 @@ END;
 CREATE TABLE IF NOT EXISTS models (
     id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, dim INTEGER NOT NULL, codec TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS embeddings (
-    id INTEGER PRIMARY KEY, model INTEGER NOT NULL, text_hash BLOB NOT NULL,
-    vector BLOB NOT NULL, UNIQUE (model, text_hash)
+CREATE TABLE IF NOT EXISTS vector_blocks (
+    id INTEGER PRIMARY KEY, model INTEGER NOT NULL, hashes BLOB NOT NULL, codes BLOB NOT NULL
 );
+CREATE INDEX IF NOT EXISTS vector_blocks_model ON vector_blocks(model, id);
+CREATE TABLE IF NOT EXISTS embeddings (
+    model INTEGER NOT NULL, text_hash BLOB NOT NULL, block INTEGER NOT NULL,
+    slot INTEGER NOT NULL, PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS legacy_embeddings (
     model_key TEXT NOT NULL, text_hash BLOB NOT NULL, vector BLOB NOT NULL
 );
@@ -407,6 +419,7 @@ class Store:
             return row[0]
         if row is not None:
             self.conn.execute("DELETE FROM embeddings WHERE model = ?", (row[0],))
+            self.conn.execute("DELETE FROM vector_blocks WHERE model = ?", (row[0],))
             self.conn.execute("DELETE FROM models WHERE id = ?", (row[0],))
         cursor = self.conn.execute(
             "INSERT INTO models(key, dim, codec) VALUES (?, ?, ?)", (key, dim, codec)
@@ -420,20 +433,159 @@ class Store:
         row = self.conn.execute(sql, (key,)).fetchone()
         return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
 
+    def code_size(self, model: int) -> int:
+        """Bytes of one code of ``model`` (its dimension times its codec's width)."""
+        row = self.conn.execute("SELECT dim, codec FROM models WHERE id = ?", (model,)).fetchone()
+        if row is None:
+            raise KeyError(model)
+        return int(row[0]) * CODE_WIDTH[str(row[1])]
+
     def cached(self, model: int, hashes: Iterable[bytes]) -> dict[bytes, bytes]:
-        """Cached codes of the given text hashes (those present)."""
+        """Cached codes of the given text hashes (those present), each read by its offset
+        in its block."""
         wanted = list(dict.fromkeys(hashes))
-        out: dict[bytes, bytes] = {}
+        places: dict[int, list[tuple[bytes, int]]] = {}
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
             marks = ",".join("?" * len(part))
             rows = self.conn.execute(
-                f"SELECT text_hash, vector FROM embeddings WHERE model = ? "
+                f"SELECT text_hash, block, slot FROM embeddings WHERE model = ? "
                 f"AND text_hash IN ({marks})",
                 [model, *part],
             )
-            out.update((bytes(h), bytes(v)) for h, v in rows)
+            for digest, block, slot in rows:
+                places.setdefault(int(block), []).append((bytes(digest), int(slot)))
+        if not places:
+            return {}
+        size = self.code_size(model)
+        out: dict[bytes, bytes] = {}
+        for block, slots in places.items():
+            with self.conn.blobopen("vector_blocks", "codes", block, readonly=True) as blob:
+                for digest, slot in slots:
+                    blob.seek(slot * size)
+                    out[digest] = blob.read(size)
         return out
+
+    def put_codes(self, model: int, items: Sequence[tuple[bytes, bytes]]) -> None:
+        """Cache codes by text hash (hashes already cached are left as they are): one new
+        block; commits."""
+        fresh = dict(items)
+        for start in range(0, len(fresh), 500):
+            part = list(fresh)[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for (digest,) in self.conn.execute(
+                f"SELECT text_hash FROM embeddings WHERE model = ? AND text_hash IN ({marks})",
+                [model, *part],
+            ):
+                fresh.pop(bytes(digest), None)
+        if fresh:
+            self._write_block(model, list(fresh), list(fresh.values()))
+        self.conn.commit()
+
+    def _write_block(self, model: int, hashes: Sequence[bytes], codes: Sequence[bytes]) -> int:
+        cursor = self.conn.execute(
+            "INSERT INTO vector_blocks(model, hashes, codes) VALUES (?, ?, ?)",
+            (model, b"".join(hashes), b"".join(codes)),
+        )
+        block = int(cursor.lastrowid or 0)
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO embeddings(model, text_hash, block, slot) VALUES (?, ?, ?, ?)",
+            [(model, digest, block, slot) for slot, digest in enumerate(hashes)],
+        )
+        return block
+
+    def blocks(self, model: int) -> list[tuple[int, np.ndarray]]:
+        """``(block id, text hashes as S16)`` of a model's blocks, in order (the hashes are
+        each block's first column: its codes are not read)."""
+        rows = self.conn.execute(
+            "SELECT id, hashes FROM vector_blocks WHERE model = ? ORDER BY id", (model,)
+        )
+        return [(int(b), np.frombuffer(h, dtype="S16")) for b, h in rows]
+
+    def block_codes(self, model: int, size: int, last: int) -> Iterator[tuple[int, np.ndarray]]:
+        """``(block id, codes)`` of a model's blocks up to ``last``, in order, one at a time."""
+        cursor = self.conn.execute(
+            "SELECT id, codes FROM vector_blocks WHERE model = ? AND id <= ? ORDER BY id",
+            (model, last),
+        )
+        for block, codes in cursor:
+            yield int(block), np.frombuffer(codes, np.uint8).reshape(-1, size)
+
+    def small_blocks(self, model: int) -> int:
+        """How many of a model's blocks would be merged for being small."""
+        row = self.conn.execute(
+            "SELECT COUNT(*) FROM vector_blocks WHERE model = ? AND length(hashes) < ?",
+            (model, 16 * BLOCK_ROWS // BLOCK_SMALL_PART),
+        ).fetchone()
+        return int(row[0])
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Several reads that see one state of the database (a read transaction, unless
+        the caller's transaction already is one)."""
+        if self.conn.in_transaction:
+            yield
+            return
+        self.conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.conn.rollback()
+
+    def block_version(self) -> str:
+        """Changes whenever blocks are rewritten (a map of positions in them is then stale)."""
+        return self.get_meta("blocks") or "0"
+
+    def compact_blocks(self, model: int, *, prune: bool) -> int:
+        """Drop codes no chunk uses (``prune``: a text edited away) and merge blocks that
+        are small or mostly dead into blocks of up to ``BLOCK_ROWS``; returns the codes
+        dropped. The caller holds the write lock; commits."""
+        dropped = 0
+        if prune:
+            cursor = self.conn.execute(
+                "DELETE FROM embeddings WHERE model = ? AND text_hash NOT IN "
+                "(SELECT text_hash FROM chunks)",
+                (model,),
+            )
+            dropped = int(cursor.rowcount)
+        live = dict(
+            self.conn.execute(
+                "SELECT block, COUNT(*) FROM embeddings WHERE model = ? GROUP BY block", (model,)
+            ).fetchall()
+        )
+        sizes = self.conn.execute(
+            "SELECT id, length(hashes) / 16 FROM vector_blocks WHERE model = ?", (model,)
+        ).fetchall()
+        redo = [
+            int(b)
+            for b, n in sizes
+            if live.get(b, 0) < BLOCK_LIVE_SHARE * n or n < BLOCK_ROWS // BLOCK_SMALL_PART
+        ]
+        small = [b for b in redo if live.get(b, 0) == dict(sizes)[b]]
+        if len(redo) - len(small) == 0 and len(small) < 2:
+            self.conn.commit()
+            return dropped  # nothing dead to drop, and nothing to merge
+        size = self.code_size(model)
+        hashes: list[bytes] = []
+        codes: list[bytes] = []
+        for block in redo:
+            kept = self.conn.execute(
+                "SELECT text_hash, slot FROM embeddings WHERE model = ? AND block = ? "
+                "ORDER BY slot",
+                (model, block),
+            ).fetchall()
+            if kept:
+                with self.conn.blobopen("vector_blocks", "codes", block, readonly=True) as blob:
+                    data = blob.read()
+                hashes.extend(bytes(h) for h, _ in kept)
+                codes.extend(data[s * size : (s + 1) * size] for _, s in kept)
+            self.conn.execute("DELETE FROM vector_blocks WHERE id = ?", (block,))
+        for start in range(0, len(hashes), BLOCK_ROWS):
+            end = start + BLOCK_ROWS
+            self._write_block(model, hashes[start:end], codes[start:end])
+        self.set_meta("blocks", str(int(self.block_version()) + 1))
+        self.conn.commit()
+        return dropped
 
     def chunk_keys(self) -> tuple[np.ndarray, np.ndarray]:
         """Every chunk's id and text hash (``S16``), in one pass over the table."""
@@ -446,25 +598,6 @@ class Store:
             return np.zeros(0, np.int64), np.zeros(0, "S16")
         return np.concatenate(ids), np.concatenate(hashes)
 
-    def model_hashes(self, model: int) -> np.ndarray:
-        """The text hashes (``S16``) of a model's cached vectors, in storage order."""
-        parts = []
-        cursor = self.conn.execute(
-            "SELECT text_hash FROM embeddings WHERE +model = ? ORDER BY id", (model,)
-        )
-        while rows := cursor.fetchmany(50_000):
-            parts.append(np.frombuffer(b"".join(r[0] for r in rows), dtype="S16"))
-        return np.concatenate(parts) if parts else np.zeros(0, "S16")
-
-    def model_codes(self, model: int, code_size: int) -> Iterator[np.ndarray]:
-        """A model's cached codes in storage order (as :meth:`model_hashes`), in batches:
-        a scan of appended rows, not one index probe per chunk."""
-        cursor = self.conn.execute(
-            "SELECT vector FROM embeddings WHERE +model = ? ORDER BY id", (model,)
-        )
-        while rows := cursor.fetchmany(8192):
-            yield np.frombuffer(b"".join(r[0] for r in rows), np.uint8).reshape(-1, code_size)
-
     def legacy_vectors(self, key: str) -> list[tuple[bytes, bytes]]:
         """``(text hash, float32 bytes)`` carried over from a layout-1 index for ``key``."""
         rows = self.conn.execute(
@@ -474,18 +607,4 @@ class Store:
 
     def drop_legacy(self) -> None:
         self.conn.execute("DELETE FROM legacy_embeddings")
-        self.conn.commit()
-
-    def prune_cache(self) -> int:
-        """Drop cached vectors no chunk uses any more (texts edited away); returns how many."""
-        cursor = self.conn.execute(
-            "DELETE FROM embeddings WHERE text_hash NOT IN (SELECT text_hash FROM chunks)"
-        )
-        return int(cursor.rowcount)
-
-    def put_codes(self, model: int, items: Sequence[tuple[bytes, bytes]]) -> None:
-        self.conn.executemany(
-            "INSERT OR IGNORE INTO embeddings(model, text_hash, vector) VALUES (?, ?, ?)",
-            [(model, h, v) for h, v in items],
-        )
         self.conn.commit()

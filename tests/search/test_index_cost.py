@@ -258,8 +258,11 @@ def test_vectors_no_chunk_uses_are_pruned_from_the_cache(
     for n in range(4):  # each rewrite removes a chunk and adds one
         write(base, "memory/2026-11-28.md", f"- one alpha\n\n- two beta\n\n- version {n}\n")
         svc.search("alpha", now=NOW)
-    cached = {r[0] for r in conn.execute("SELECT vector FROM embeddings")}
-    assert len(cached) <= 4 + 1  # the live three, and what came after the last prune
+    cached = conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
+    assert cached <= 4 + 1  # the live three, and what came after the last prune
+    # the blocks were rewritten without the dropped codes: each code is stored once
+    stored = conn.execute("SELECT SUM(length(hashes) / 16) FROM vector_blocks").fetchone()[0]
+    assert stored == cached
     assert svc.search("version 3", now=NOW)[0].snippet == "- version 3"
     svc.close()
 
@@ -292,8 +295,10 @@ def test_a_reopened_index_reads_its_packed_vectors_and_replays_what_changed(
     conn = connection(again)
     with Tracer(conn) as tracer:
         again._state.vectors.load(again._state.generation)  # type: ignore[union-attr]
-    assert any("FROM vector_packs" in s for s in tracer.statements)
-    assert not [s for s in tracer.statements if "+model" in s]  # no full read of the cache
+    assert any("FROM vector_maps" in s for s in tracer.statements)
+    # no join of every chunk to the cache: the checkpoint says where each code is
+    assert not [s for s in tracer.statements if "text_hash FROM chunks" in s]
+    assert not [s for s in tracer.statements if "JOIN embeddings" in s]
     assert "adopted a cat" in again.search("adopted a cat", now=NOW)[0].snippet
     assert again.search("上海出差 静安区", now=NOW, min_score=0.6) == []
     status = again.status()

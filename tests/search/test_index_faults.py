@@ -133,9 +133,10 @@ def test_an_older_index_is_rebuilt_keeping_its_embedding_cache(
     first.sync()
     state = first._state
     assert state is not None
-    rows = state.store.conn.execute(
-        "SELECT c.text, e.vector FROM chunks c JOIN embeddings e ON e.text_hash = c.text_hash"
-    ).fetchall()
+    assert state.vectors.model is not None
+    chunks = state.store.chunks_after(0)
+    codes = state.store.cached(state.vectors.model, [c.text_hash for c in chunks])
+    rows = [(c.text, codes[c.text_hash]) for c in chunks]
     first.close()
     import numpy as np
 
@@ -197,9 +198,10 @@ def test_damage_found_while_searching_rebuilds_the_index(
     again.close()
 
 
-def test_a_layout_2_index_is_rebuilt_keeping_its_float16_cache(
+def test_a_layout_3_index_is_rebuilt_keeping_its_float16_cache(
     root: MemoryRoot, embeddings_server: FakeEmbeddings
 ) -> None:
+    """Layouts 2 and 3 kept one row of float16 codes a text (``embeddings.vector``)."""
     settings = SearchSettings(
         provider="openai",
         api_key="sk-test",
@@ -208,9 +210,23 @@ def test_a_layout_2_index_is_rebuilt_keeping_its_float16_cache(
     )
     first = MemorySearch(root, settings)
     chunks = first.sync().chunks
+    state = first._state
+    assert state is not None and state.vectors.model is not None
+    model = state.vectors.model
+    stored = state.store.chunks_after(0)
+    codes = state.store.cached(model, [c.text_hash for c in stored])
     first.close()
     db = sqlite3.connect(root.index_dir / "search.sqlite")
-    db.execute("UPDATE meta SET value = '2' WHERE key = 'schema'")
+    db.executescript(
+        "DROP TABLE embeddings; DROP TABLE vector_blocks;"
+        "CREATE TABLE embeddings (id INTEGER PRIMARY KEY, model INTEGER NOT NULL,"
+        " text_hash BLOB NOT NULL, vector BLOB NOT NULL, UNIQUE (model, text_hash));"
+        "UPDATE meta SET value = '3' WHERE key = 'schema';"
+    )
+    db.executemany(
+        "INSERT INTO embeddings(model, text_hash, vector) VALUES (?, ?, ?)",
+        [(model, digest, code) for digest, code in codes.items()],
+    )
     db.commit()
     db.close()
     embeddings_server.calls.clear()
