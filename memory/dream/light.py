@@ -11,6 +11,7 @@ was edited or forgotten since it was staged is ``rejected`` (rehydration), one u
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,6 +32,7 @@ from memory.dream.scoring import Evidence, confidence
 from memory.dream.short_term import Candidate, ShortTerm, candidate_key, line_hash
 from memory.forget import TOMBSTONE
 from memory.provenance import SourceRef, compress_refs
+from memory.segment import warm
 
 EXPIRE_DAYS = 30  # a staged candidate unseen this long expires
 FORGET_DAYS = 60  # a finished one (expired, rejected, promoted) unseen this long is dropped
@@ -85,41 +87,46 @@ def group_restatements(
     for number, line in enumerate(lines):
         if number % CHECK_EVERY == 0:
             check()
-        home = by_text.get(line.text) or _similar(line, groups, index, judge)
+        home = by_text.get(line.text)
         if home is None:
-            home = Group()
-            groups.append(home)
-            subject = judge.said(judged(line.text)).subject
-            for key in sorted(blocking_keys(judged(line.text))):
-                index[(subject, key)].append(len(groups) - 1)
+            text = judged(line.text)
+            subject = judge.said(text).subject
+            keys = blocking_keys(text)
+            home = _similar(text, subject, keys, groups, index, judge)
+            if home is None:
+                home = Group()
+                groups.append(home)
+                for key in sorted(keys):
+                    index[(subject, key)].append(len(groups) - 1)
+            else:
+                merged += 1
+            by_text[line.text] = home
         else:
             merged += 1
         home.add(line)
-        by_text.setdefault(line.text, home)
     return groups, merged
 
 
 def _similar(
-    line: NoteLine,
+    text: str,
+    subject: str,
+    keys: frozenset[str],
     groups: list[Group],
     index: dict[tuple[str, str], list[int]],
     judge: TextJudge,
 ) -> Group | None:
-    """The group ``line`` restates, among those of its subject (another subject's is never
+    """The group ``text`` restates, among those of its subject (another subject's is never
     the same fact), each distinct wording judged once."""
-    text = judged(line.text)
-    subject = judge.said(text).subject
     counts: Counter[int] = Counter()
-    for key in blocking_keys(text):
+    for key in keys:
         postings = index.get((subject, key))
         if postings and len(postings) < COMMON_KEY:
             counts.update(postings)
     # Two restatements share at least two words or three character pairs (same_fact asks
     # 85 % of the smaller side's, which has at least two or three): fewer is never one.
-    shared = [(number, n) for number, n in counts.items() if n >= 2]
-    shared.sort(key=lambda kv: (-kv[1], kv[0]))
+    shared = [(-n, number) for number, n in counts.items() if n >= 2]
     seen: set[str] = set()
-    for number, _ in shared[:CANDIDATES_PER_LOOKUP]:
+    for _, number in heapq.nsmallest(CANDIDATES_PER_LOOKUP, shared):
         group = groups[number]
         for member in group.lines[-3:]:
             wording = judged(member.text)
@@ -202,8 +209,10 @@ def stage(ctx: DreamContext, sources: list[EvidenceSource]) -> LightResult:
         if recalled is not None:
             statements.append(recalled)
     # The engine's own judge: the same embeddings, which the engine then finds cached.
+    texts = [judged(n.text) for n in statements]
+    warm(texts)  # every line's words cut at once (the judge and the engine read them)
     cache = open_cache(ctx.root.state_dir)
-    judge = result.judge = TextJudge((judged(n.text) for n in statements), cache)
+    judge = result.judge = TextJudge(texts, cache)
     judge.prepare(judged(c.text) for c in store.candidates.values())
     if cache is not None:
         cache.save()

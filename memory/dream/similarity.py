@@ -37,7 +37,10 @@ FAMILIES: dict[str, list[str]] = {
         "coffee latte americano espresso mocha cappuccino tea milk juice beer wine drink drinks"
     ).split(),
     "food": "吃 菜 素食 吃素 辣 甜 海鲜 饭 面 eat eats food vegetarian vegan spicy sweet".split(),
-    "home": "住 住在 搬 搬家 搬到 家 小区 公寓 live lives living moved move apartment".split(),
+    # "家在", not "家": "周妈妈家的孩子" is a household, not where one lives
+    "home": (
+        "住 住在 搬 搬家 搬到 家在 老家 小区 公寓 live lives living moved move apartment"
+    ).split(),
     "work": (
         "工作 上班 公司 职位 跳槽 入职 离职 老板 job work works working employer company "
         "office position boss"

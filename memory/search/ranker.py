@@ -15,7 +15,9 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import date
 from typing import Any, Literal
 
-from memory.search.keyword_index import KeywordHit, index_tokens
+from memory.search.chunker import is_turn
+from memory.search.keyword_index import KeywordHit, index_tokens, query_terms
+from memory.search.names import names_unheard
 from memory.search.ranking import (
     CORE_PATH,
     Candidate,
@@ -28,6 +30,7 @@ from memory.search.ranking import (
     has_evidence,
     importance_multiplier,
     mmr,
+    neighbour_boost,
     query_floor,
     recency_multiplier,
     reciprocal_ranks,
@@ -53,6 +56,10 @@ class RankSettings:
     superseded_factor: float = 0.5
     gate: Gate = field(default_factory=Gate)
     decompose: bool = True  # a question naming several things searches each (facets.py)
+    neighbour_share: float = 0.0  # share of the adjacent candidate's score a chunk gains
+    neighbour_turns_only: bool = True
+    neighbour_both: bool = False
+    unheard_names: bool = True  # a query whose every name the memory lacks finds nothing
 
 
 Source = Literal["vector", "keyword", "hybrid"]
@@ -110,15 +117,20 @@ def rank(
     now: date,
     superseded: frozenset[tuple[str, int]] = frozenset(),
     term_weights: Mapping[str, float] | None = None,
+    unheard: frozenset[str] = frozenset(),
 ) -> list[Hit]:
     """The final hits; ``[]`` when no candidate is evidence that the memory holds anything
     about the query (:func:`has_evidence`). ``superseded`` holds the ``(path, line)`` of
     archived items a newer item replaced: they rank after every current hit.
-    ``term_weights`` weighs the query's terms for coverage (:func:`term_weight`)."""
+    ``term_weights`` weighs the query's terms for coverage (:func:`term_weight`);
+    ``unheard`` holds the query terms no chunk holds: a query whose every name is one of
+    them is about someone the memory never heard of and gets ``[]`` (:mod:`names`)."""
     keyword = {h.chunk_id: h.score for h in keyword_hits}
     cosine = dict(vector_hits)
     vector = {i: cosine_to_score(c, *cosine_range) for i, c in vector_hits}
     pins = pinned_paths(query, store.files_named(pin_names(query)))
+    if not pins and settings.unheard_names and names_unheard(query, unheard, query_terms):
+        return []
     pinned_ids = {i for p in pins for i in store.chunks_of(p, limit)}
     rows = store.chunks(set(keyword) | set(vector) | pinned_ids)
     vectors_on = bool(vector_ids)
@@ -179,20 +191,25 @@ def rank(
                 superseded=replaced,
             )
         )
+    if settings.neighbour_share > 0:
+        turn_ids = {i for i, row in rows.items() if is_turn(row.text)}
+        candidates = neighbour_boost(
+            candidates,
+            settings.neighbour_share,
+            lambda c: c.chunk_id in turn_ids or not settings.neighbour_turns_only,
+            settings.neighbour_both,
+        )
     kept = [c for c in candidates if c.pinned or (evidence and c.score >= min_score)]
     kept.sort(key=lambda c: (not c.pinned, -c.score, c.chunk_id))
     kept = [
         replace(c, terms=frozenset(content_words(rows[c.chunk_id].text)))
         for c in drop_overlapping(kept)[: limit * 4]
     ]
-    picked = current_first(
-        mmr(
-            kept,
-            limit,
-            settings.mmr_lambda,
-            lambda a, b: similarity(a, b, settings.same_file_similarity),
-        )
-    )
+
+    def alike(a: Candidate, b: Candidate) -> float:
+        return similarity(a, b, settings.same_file_similarity)
+
+    picked = current_first(mmr(kept, limit, settings.mmr_lambda, alike))
     out = []
     for c in picked:
         row = rows[c.chunk_id]

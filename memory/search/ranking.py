@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 from typing import TypeVar
@@ -224,6 +224,28 @@ def mmr(
                 best_index, best_value = index, value
         picked.append(pool.pop(best_index))
     return picked
+
+
+def neighbour_boost(
+    items: Sequence[Candidate], share: float, joined: Callable[[Candidate], bool], both: bool
+) -> list[Candidate]:
+    """Each candidate for which ``joined`` holds (a conversation turn, whose meaning leans on
+    the turns around it) plus ``share`` of the score of the candidates right beside it in
+    the same file (the lines just before and after; the better one, or with ``both`` the
+    two added) for which it holds too: a passage whose neighbours are also about the query
+    is more likely to hold the answer. Other candidates keep their score."""
+    starts = {(c.path, c.start_line): c.score for c in items if joined(c)}
+    ends = {(c.path, c.end_line): c.score for c in items if joined(c)}
+    out = []
+    for c in items:
+        if share <= 0 or not joined(c):
+            out.append(c)
+            continue
+        before = ends.get((c.path, c.start_line - 1), 0.0)
+        after = starts.get((c.path, c.end_line + 1), 0.0)
+        beside = before + after if both else max(before, after)
+        out.append(replace(c, score=round(c.score + share * beside, 6)))
+    return out
 
 
 def similarity(a: Candidate, b: Candidate, same_file: float) -> float:

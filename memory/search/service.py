@@ -428,6 +428,7 @@ class MemorySearch:
             else (0.0, 1.0)
         )
         with self._lock:
+            weights, counts = self._term_weights(query, keywords)
             return rank(
                 query,
                 keyword_hits,
@@ -440,15 +441,19 @@ class MemorySearch:
                 min_score=min_score,
                 now=day,
                 superseded=superseded,
-                term_weights=self._term_weights(query, keywords),
+                term_weights=weights,
+                unheard=frozenset(t for t in weights if t not in counts),
             )
 
-    def _term_weights(self, query: str, keywords: KeywordIndex) -> dict[str, float]:
-        """Each query term's weight for coverage, from how many chunks hold it."""
+    def _term_weights(
+        self, query: str, keywords: KeywordIndex
+    ) -> tuple[dict[str, float], dict[str, int]]:
+        """Each query term's weight for coverage, from how many chunks hold it (the counts,
+        which leave out the terms no chunk holds, come too)."""
         terms = query_terms(query)
         counts = keywords.doc_counts(terms)
         total = keywords.row_count()
-        return {t: term_weight(total, counts.get(t, 0)) for t in terms}
+        return {t: term_weight(total, counts.get(t, 0)) for t in terms}, counts
 
     def _superseded(self, state: _Open) -> frozenset[tuple[str, int]]:
         """``(path, line)`` of the archived items that a newer item replaced; the archive is

@@ -18,6 +18,7 @@ from memory.search.ranking import (
     has_evidence,
     importance_multiplier,
     mmr,
+    neighbour_boost,
     note_date,
     query_floor,
     recency_decay,
@@ -197,3 +198,21 @@ def test_cover_facets_puts_each_named_things_best_hit_after_the_first() -> None:
     assert out[2].end_line == 4
     assert cover_facets(main, [], 2) == main[:2]
     assert cover_facets([], [zhao], 3) == zhao
+
+
+def test_neighbour_boost_adds_a_share_of_the_adjacent_turns_score() -> None:
+    a = Candidate(1, "memory/d.md", 5, 7, 0.8, frozenset())
+    b = Candidate(2, "memory/d.md", 8, 10, 0.5, frozenset())
+    c = Candidate(3, "memory/d.md", 11, 11, 0.2, frozenset())
+    far = Candidate(4, "memory/d.md", 20, 22, 0.6, frozenset())
+    other = Candidate(5, "memory/e.md", 11, 13, 0.9, frozenset())
+    items = [a, b, c, far, other]
+    scores = [x.score for x in neighbour_boost(items, 0.1, lambda x: True, both=False)]
+    # a: b after it (0.5); b: the better of a (0.8) and c (0.2); c: b; far, other: none
+    assert scores == [0.85, 0.58, 0.25, 0.6, 0.9]
+    both = [x.score for x in neighbour_boost(items, 0.1, lambda x: True, both=True)]
+    assert both == [0.85, 0.6, 0.25, 0.6, 0.9]
+    # only joined candidates (conversation turns) gain, and only from joined ones
+    turns = [x.score for x in neighbour_boost(items, 0.1, lambda x: x.chunk_id != 1, both=False)]
+    assert turns == [0.8, 0.52, 0.25, 0.6, 0.9]
+    assert neighbour_boost(items, 0.0, lambda x: True, both=False) == items

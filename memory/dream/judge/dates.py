@@ -126,6 +126,14 @@ _HABIT_AFTER = re.compile(
 # recurring day
 _ORDINAL_BEFORE = re.compile(r"(?i)\b(?:first|second|third|fourth|last|every|each)\s+$")
 _CLAUSE_END = re.compile(r"[，。；,.;!?！？]")
+# A move from one bare weekday to another ("游泳课从周四改到周六", "from Tuesdays to
+# Thursdays") changes a weekly slot: neither side is a date (a one-off move names its week).
+_ZH_WD = r"(?:周|星期|礼拜)[一二三四五六日天]"
+_EN_WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_WEEKDAY_MOVE = re.compile(
+    rf"从\s*{_ZH_WD}(?:上午|下午|晚上)?\s*(?:改|换|调|挪|变)?(?:到|成|为)\s*{_ZH_WD}"
+    rf"|(?i:\bfrom\s+{_EN_WD}(?:\s+(?:mornings?|afternoons?|evenings?|nights?))?\s+to\s+{_EN_WD})"
+)
 
 
 def _rules() -> list[Rule]:
@@ -433,6 +441,10 @@ def _recurs(text: str, start: int, end: int, rule: str) -> bool:
         return True
     if rule not in ("zh_week", "en_weekday", "zh_dom", "en_dom", "zh_bare_week", "en_week"):
         return False
+    if rule in ("zh_week", "en_weekday") and any(
+        m.start() <= start and end <= m.end() for m in _WEEKDAY_MOVE.finditer(text)
+    ):
+        return True
     clause = _CLAUSE_END.split(text[:start])[-1]
     return bool(_RECURRING_CLAUSE.search(clause))
 

@@ -16,7 +16,8 @@ from memory.conflicts import settled_ids
 from memory.dream.embed_cache import open_cache
 from memory.dream.judge import dates
 from memory.dream.judge.classifier import classify
-from memory.dream.judge.relations import Said, replaces, subject_of
+from memory.dream.judge.relations import Said, alias_of, aliased, replaces, subject_of
+from memory.dream.judge.wording import readable
 from memory.dream.model import DreamInputs, Proposal
 from memory.memory_file import MemoryItem
 from memory.provenance import ref_lines
@@ -48,12 +49,17 @@ def check(inputs: DreamInputs, proposal: Proposal) -> None:
             item = item_with(item, text)
         items.append(item)
     cache = open_cache(inputs.state_dir) if inputs.state_dir is not None else None
-    texts = [i.text for i in items]
+    texts = [readable(i.text) for i in items]
     vectors = cache.embed(texts) if cache is not None else None
     judged = classify(texts, vectors)
     limit = CHATTER if vectors is not None else WORDS_CHATTER
     kept: list[tuple[MemoryItem, Said, date]] = []
-    for item, judgement in zip(items, judged, strict=True):
+    rows: list[int] = []  # each kept item's row in ``vectors``
+    aliases = {}
+    for found in (alias_of(i.text, names) for i in items):
+        if found:
+            aliases[found[0]] = found[1]
+    for row, (item, judgement) in enumerate(zip(items, judged, strict=True)):
         if judgement.chatter >= limit:
             proposal.rejected.append((item.text, "chatter, not a lasting fact"))
             proposal.corrected += 1
@@ -64,14 +70,17 @@ def check(inputs: DreamInputs, proposal: Proposal) -> None:
             proposal.archive.append((_leaving(item, inputs), "expired"))
             proposal.corrected += 1
             continue
-        said = Said(item.text, subject_of(item.text, names), judgement.kind, due is not None)
+        subject = aliased(item.text, subject_of(item.text, names), aliases)
+        said = Said(item.text, subject, judgement.kind, due is not None)
         kept.append((item, said, day))
+        rows.append(row)
     stale: set[int] = set()
     for i, (older_item, older, old_day) in enumerate(kept):
         for j, (newer_item, newer, new_day) in enumerate(kept):
             if together(older_item, newer_item):
                 continue  # sides of an open conflict, or kept together by a person
-            if i != j and j not in stale and new_day >= old_day and replaces(newer, older):
+            cosine = float(vectors[rows[i]] @ vectors[rows[j]]) if vectors is not None else None
+            if i != j and j not in stale and new_day >= old_day and replaces(newer, older, cosine):
                 if new_day == old_day and j < i:
                     continue
                 stale.add(i)

@@ -17,6 +17,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import find
+from memory.dream.judge.slots import new_value
 from memory.dream.similarity import CHANGE, FAMILIES, features, near_duplicate, supersedes
 from memory.overlap import containment
 from memory.search.stemming import stem
@@ -46,9 +47,9 @@ _REL = {
 _REL_OF = {w: k for k, words in _REL.items() for w in words.split()}
 _ZH_REL = "|".join(sorted((w for w in _REL_OF if not w.isascii()), key=len, reverse=True))
 _EN_REL = "|".join(sorted((w for w in _REL_OF if w.isascii()), key=len, reverse=True))
-_ZH_SUBJECT = re.compile(rf"^(?P<who>用户|[\u4e00-\u9fff]{{2,4}}?)的?(?P<rel>{_ZH_REL})")
+ZH_SUBJECT = re.compile(rf"^(?P<who>用户|[\u4e00-\u9fff]{{2,4}}?)的?(?P<rel>{_ZH_REL})")
 _ZH_WHO = re.compile(r"^(?P<who>用户|[\u4e00-\u9fff]{2,3})")
-_EN_SUBJECT = re.compile(
+EN_SUBJECT = re.compile(
     rf"(?i)^(?P<who>the user|user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)'s\s+(?:\w+\s+)?(?P<rel>{_EN_REL})\b"
 )
 _EN_WHO = re.compile(r"^(?P<who>The user|the user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
@@ -66,7 +67,7 @@ _FUTURE = re.compile(
 @lru_cache(maxsize=50_000)
 def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     """Whom an item is about; ``user`` unless it names someone else first."""
-    for pattern in (_ZH_SUBJECT, _EN_SUBJECT):
+    for pattern in (ZH_SUBJECT, EN_SUBJECT):
         match = pattern.match(text)
         if match:
             who = _who(match.group("who"), names)
@@ -78,6 +79,42 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     if match and not has_cjk(text[:12]):
         return _who(match.group("who"), names)
     return "user"
+
+
+_ZH_NAMED = re.compile(
+    rf"^(?P<who>用户|[\u4e00-\u9fff]{{2,4}}?)的?(?P<rel>{_ZH_REL})(?:的名字)?(?:叫做|名叫|叫)"
+    r"(?P<name>[\u4e00-\u9fff]{2,3}?)(?=[，,。；、\s]|$|今年|[0-9])"
+)
+_EN_NAMED = re.compile(
+    rf"^(?P<who>The user|the user|[A-Z][a-z]+)'s\s+(?:\w+\s+)?(?P<rel>{_EN_REL}),?\s+"
+    r"(?:is called\s+|is named\s+|named\s+|called\s+)?(?P<name>[A-Z][a-z]+)\b"
+)
+_LABEL = re.compile(r"^(?:用户|The user|[^:：\s]{1,12})(?:：|: )")
+
+
+@lru_cache(maxsize=50_000)
+def alias_of(text: str, names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """The name a statement gives someone and whom it names ("用户的儿子叫豆豆" ->
+    (豆豆, user/son); "Tom's wife Sarah is a pilot" -> (Sarah, Tom/wife))."""
+    for pattern in (_ZH_NAMED, _EN_NAMED):
+        match = pattern.match(text)
+        if match and match.group("name") not in names:
+            who = _who(match.group("who"), names)
+            return match.group("name"), f"{who}/{_REL_OF[match.group('rel').lower()]}"
+    return None
+
+
+def aliased(text: str, subject: str, aliases: dict[str, str]) -> str:
+    """The subject of a statement that opens (after its speaker's label) with a name the
+    chat gave someone ("豆豆量了身高" is about the user's son), else ``subject``."""
+    if not aliases or "/" in subject:
+        return subject
+    body = _LABEL.sub("", text, count=1)
+    for name in sorted(aliases, key=len, reverse=True):
+        after = body[len(name) : len(name) + 1]
+        if body.startswith(name) and (not name.isascii() or after in ("", " ", "'")):
+            return aliases[name]
+    return subject
 
 
 def _who(word: str, names: frozenset[str]) -> str:
@@ -242,8 +279,9 @@ def clear_change(text: str) -> bool:
     return bool(CHANGE.search(text) or _MOVED.search(text) or _changed_to(text))
 
 
-def replaces(newer: Said, older: Said) -> bool:
-    """Whether ``newer`` gives a new value for what ``older`` said about the same subject."""
+def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
+    """Whether ``newer`` gives a new value for what ``older`` said about the same subject
+    (``cosine``: their embeddings', when there are embeddings)."""
     if newer.subject != older.subject or same_fact(newer, older):
         return False
     if newer.future and not older.future and older.kind != "plan":
@@ -264,10 +302,16 @@ def replaces(newer: Said, older: Said) -> bool:
     if new_days and old_days and not new_days & old_days and same_language:
         # what the plan is, beyond whose it is: a name shared by any two of one's plans
         who = _core(newer.subject) | _core(older.subject)
-        overlap = containment(new_core - who, old_core - who)
-        changed = bool(CHANGE.search(newer.text) or _MOVED.search(newer.text))
+        marks = _change_words(newer.text)  # "改成" says it moved, not what moved
+        overlap = containment(new_core - who - marks, old_core - who)
+        changed = bool(marks)
         if overlap >= 0.75 or (changed and overlap >= 0.3):
             return True  # the same plan, a new date
+    who = _core(newer.subject) | _core(older.subject)
+    if new_value(newer.text, older.text, cosine, who):
+        return True  # the same slot, a new value of the same type
+    if _stopped(newer.text, older.text):
+        return True  # "stopped the statin" ends "a statin at night"
     # The old value said again ("我还是住浦东，没搬家") is no replacement.
     distinctive = (old_core & new_core) - _SLOT_WORDS
     if distinctive and not target and len(distinctive) * 3 >= len(old_core - _SLOT_WORDS):
@@ -275,6 +319,37 @@ def replaces(newer: Said, older: Said) -> bool:
     if newer.kind != older.kind:
         return False
     return supersedes(newer.text, older.text)
+
+
+@lru_cache(maxsize=50_000)
+def _change_words(text: str) -> frozenset[str]:
+    """The words of ``text``'s change markers ("改成", "moved"), as the core words are written."""
+    out: set[str] = set()
+    for pattern in (CHANGE, _MOVED):
+        for match in pattern.finditer(text):
+            out.update(stem(w) for w in content_words(match.group(0)))
+            out.add(stem(match.group(0).strip().lower()))
+    return frozenset(out)
+
+
+_STOP = re.compile(
+    r"(?i)\b(?:stopped|quit|gave up|given up|dropped|no longer (?:takes?|uses?|has|does|goes))\b"
+    r"|不再|停了|停掉|戒了|戒掉|不吃了|不用了|不去了|不练了|退了"
+)
+
+
+def _stopped(newer: str, older: str) -> bool:
+    """``newer`` says the thing ``older`` is about has stopped: a word of ``older`` (not a
+    slot word) follows the stop within its clause, and ``older`` itself says no stop."""
+    if _STOP.search(older):
+        return False
+    theirs = _core(older) - _SLOT_WORDS
+    for match in _STOP.finditer(newer):
+        clause = _CLAUSE.split(newer[match.end() :], maxsplit=1)[0]
+        before = _CLAUSE.split(newer[: match.start()])[-1]
+        if theirs & (_core(clause) | _core(before[-8:] if has_cjk(before) else "")):
+            return True
+    return False
 
 
 @lru_cache(maxsize=50_000)
@@ -290,4 +365,4 @@ def is_future(text: str) -> bool:
     return bool(_FUTURE.search(text))
 
 
-__all__ = ["Said", "features", "replaces", "same_fact", "subject_of"]
+__all__ = ["Said", "alias_of", "aliased", "features", "replaces", "same_fact", "subject_of"]

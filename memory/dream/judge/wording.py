@@ -14,7 +14,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import resolve
-from memory.speaker import Spoken
+from memory.speaker import Spoken, split
 
 _RELATIONS_ZH = (
     "父亲|爸爸|爸|母亲|妈妈|妈|父母|爸妈|妻子|老婆|丈夫|老公|儿子|女儿|孩子|宝宝|哥哥|姐姐|弟弟|妹妹|"
@@ -171,3 +171,14 @@ def worded(spoken: Spoken) -> str:
             if not body.lower().startswith(who_en.lower()):
                 body = f"{who_en[0].upper()}{who_en[1:]}: {body}"
     return " ".join(strip_framing(body).split())
+
+
+def readable(wording: str) -> str:
+    """What the classifier and the embeddings read of a wording: without the speaker label
+    ``worded`` puts before a group member's line that does not name its speaker
+    ("张伟：香山改成周日了" reads as "香山改成周日了": a member's name says who, never
+    whether it is a lasting fact). The user's label stays: the classifier learnt it."""
+    spoken = split(wording)
+    if spoken.speaker is None or spoken.by_user or not spoken.body.strip():
+        return wording  # "用户：有点低烧": a line with no subject of its own, as trained
+    return spoken.body

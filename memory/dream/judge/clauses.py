@@ -1,0 +1,69 @@
+"""A statement that packs several facts, one of which a newer statement changes.
+
+"用户的体重是 78 公斤，目标是减到 72 公斤" and then "体重降到了 75 公斤": the weight
+changed, the goal did not. ``split_changed`` finds the clauses the newer statement gives a
+new value for (:func:`memory.dream.judge.slots.changes_value`, each clause read with the
+statement's subject before it) and returns what stays and what leaves, each worded as a
+fact about that subject; None when the change is to the whole statement (no clause, or
+every clause, holds the changed slot).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory.dream.judge.relations import EN_SUBJECT, ZH_SUBJECT, Said, core_words
+from memory.dream.judge.slots import anchors, changes_value
+from memory.segment import has_cjk
+
+_SPLIT = re.compile(r"\s*[，,;；]\s*")
+_LABEL = re.compile(r"^(?P<who>用户|The user|[^:：\s]{1,12})(?:：|: )")
+_WHO = re.compile(r"^(?:用户|The user|the user)")
+
+
+@dataclass(frozen=True)
+class Split:
+    """What stays of a packed statement, and what a newer value retires."""
+
+    kept: str
+    retired: str
+
+
+def lead(text: str) -> str:
+    """Whom the statement names first ("用户的儿子", "用户", "The user's son"), or the
+    speaker of a line that names no one ("用户：房租每个月 4500" -> 用户)."""
+    label = _LABEL.match(text)
+    body = text[label.end() :] if label else text
+    for pattern in (ZH_SUBJECT, EN_SUBJECT, _WHO):
+        match = pattern.match(body)
+        if match:
+            return match.group(0)
+    return label.group("who") if label else ""
+
+
+def split_changed(older: Said, newer: Said) -> Split | None:
+    """The clauses of ``older`` that ``newer`` changes, apart from the rest (see above)."""
+    who = lead(older.text)
+    body = _LABEL.sub("", older.text, count=1)
+    clauses = [c for c in _SPLIT.split(body.strip().rstrip("。.")) if c]
+    if len(clauses) < 2:
+        return None
+    zh = has_cjk(body)
+    mine = core_words(newer.subject) | core_words(older.subject) | anchors(who)
+
+    def standing(clause: str) -> str:
+        if not who or clause.startswith(who):
+            return clause
+        return f"{who}{clause}" if zh else f"{who} {clause}"
+
+    changed = [changes_value(newer.text, standing(c), mine) for c in clauses]
+    if not any(changed) or all(changed) or (changed[0] and not zh):
+        return None  # an English clause without its subject reads as no sentence
+    joint = "，" if zh else ", "
+    kept = joint.join(c for c, hit in zip(clauses, changed, strict=True) if not hit)
+    retired = joint.join(c for c, hit in zip(clauses, changed, strict=True) if hit)
+    return Split(standing(kept), standing(retired))
+
+
+__all__ = ["Split", "lead", "split_changed"]

@@ -1,0 +1,181 @@
+"""The same slot with a new value, judged by the value's type.
+
+A statement's values are typed: a date (a plan's: :mod:`relations` judges those), a
+weekday, a time or duration, a number with its unit ("105 厘米", "two sugars", "200 元").
+Two statements about one subject hold the same slot when they read alike (embedding
+cosine, or, without embeddings, most of their remaining words shared) and share an
+anchor: a word that is neither a value nor a slot word, or a value both give ("5k").
+They give a new value when, for a type both have, their values have nothing in common
+("31 minutes" / "29:40", "周四" / "周六", "200 元" / "300 元"); a value the newer names as
+the one it moved away from ("从周四改到周六", "from 200 to 300") is not one of its values.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from functools import lru_cache
+
+from memory.dream.judge.dates import find
+from memory.dream.similarity import CHANGE
+from memory.overlap import containment
+from memory.search.stemming import stem
+from memory.segment import content_words, has_cjk
+
+_ANCHOR_DAY = date(2000, 1, 1)  # where a date is, not which, matters here
+SLOT_COSINE = 0.85  # two statements this alike (and sharing an anchor) hold one slot
+WORDS_CONTAINMENT = 0.6  # the same, judged by their words alone
+
+_EN_NUMBER = {
+    "one": "1",
+    "a single": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "twice": "2",
+    "once": "1",
+}
+_ZH_DIGIT = dict(zip("一二两三四五六七八九", (1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
+# Chinese measure words a Chinese numeral counts ("两杯", "四岁半"); "一点" (a little) and
+# "一起" (together) are no numbers.
+_ZH_MEASURE = "|".join(
+    (
+        "公斤 厘米 公里 分钟 小时 岁 杯 次 个 块 元 斤 米 天 周 年 "
+        "本 只 位 节 瓶 片 颗 粒 顿 层 楼 套 辆"
+    ).split()
+)
+_ZH_NUMERAL = re.compile(
+    rf"(?P<n>[一二两三四五六七八九十]{{1,3}}半?)(?P<unit>{_ZH_MEASURE})(?P<half>半)?"
+)
+_EN_NUMERAL = re.compile(
+    r"(?i)\b(?P<n>" + "|".join(sorted(_EN_NUMBER, key=len, reverse=True)) + r")\s+(?P<unit>[a-z]+)"
+)
+_TIME = re.compile(
+    r"(?i)\b\d{1,2}:\d{2}(?::\d{2})?\b"
+    r"|\d+(?:\.\d+)?\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|分钟|小时|秒)"
+)
+_NUMBER = re.compile(rf"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[a-zA-Z]+|{_ZH_MEASURE})?")
+_YEAR = re.compile(r"(?P<n>(?:19|20)\d{2})\s*年|(?i:\b(?:in|since|by)\s+(?P<m>(?:19|20)\d{2})\b)")
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+_YEAR_MONTH = re.compile(
+    r"(?:19|20)\d{2}\s*年\s*\d{1,2}\s*月"
+    r"|(?i:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+(?:19|20)\d{2}\b)"
+)
+_ZH_WEEKDAY = re.compile(r"(?:周|星期|礼拜)(?P<d>[一二三四五六日天])")
+_EN_WEEKDAY = re.compile(r"(?i)\b(?P<d>mon|tues|wednes|thurs|fri|satur|sun)days?\b")
+_ZH_WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_EN_WD = {"mon": 0, "tues": 1, "wednes": 2, "thurs": 3, "fri": 4, "satur": 5, "sun": 6}
+# The value a change moves away from: "从周四改到周六", "from 200 to 300", "从 200 涨到 300".
+_FROM = re.compile(
+    r"从\s*[^，,。；;从]{1,12}?(?=\s*(?:改|换|调|挪|变|涨|降|升|减|增|加|到))"
+    r"|(?i:\bfrom\s+[^,.;]{1,20}?(?=\s+(?:to|up to|down to)\b))"
+)
+_MOVED = re.compile(r"(?i)改到|改成|改为|换到|调到|挪到|\bmoved\b|\bswitched\b|\bnow\b|\bfrom\b")
+# Words that name a slot or a change, not what the slot is about.
+_SLOT = frozenset(
+    "是 有 在 现在 目前 还是 改 改到 改成 改为 换 换成 换到 变成 涨 涨到 降 降到 升 升到 减到 "
+    "增加 增加到 最近 已经 了 用户 每 每个 每月 每周 每天 每人 new now currently still again "
+    "is are was has have changed change moved move switched up down cut raised lowered "
+    "the user user's".split()
+)
+
+
+@lru_cache(maxsize=50_000)
+def typed_values(text: str) -> dict[str, frozenset[str]]:
+    """The values ``text`` gives, by type (``date``, ``year``, ``weekday``, ``time``,
+    ``num:UNIT``), leaving out a value it says something moved away from."""
+    skip = [m.span() for m in _FROM.finditer(text)]
+    taken: list[tuple[int, int]] = []
+    found: dict[str, set[str]] = {}
+
+    def add(kind: str, m: re.Match[str] | tuple[int, int], value: str) -> None:
+        start, end = m.span() if isinstance(m, re.Match) else m
+        if any(a <= start < b for a, b in skip) or any(a < end and start < b for a, b in taken):
+            return
+        taken.append((start, end))
+        found.setdefault(kind, set()).add(value)
+
+    for m in _ISO.finditer(text):
+        add("date", m, m.group(0))
+    for m in _YEAR_MONTH.finditer(text):
+        add("date", m, re.sub(r"\s+", "", m.group(0).lower()))
+    for span in find(text, _ANCHOR_DAY):  # a month or a week is a date too ("2027年12月")
+        add("date", (span.start, span.end), span.first.isoformat())
+    for m in _ZH_WEEKDAY.finditer(text):
+        add("weekday", m, str(_ZH_WD[m["d"]]))
+    for m in _EN_WEEKDAY.finditer(text):
+        add("weekday", m, str(_EN_WD[m["d"].lower()]))
+    for m in _TIME.finditer(text):
+        add("time", m, re.sub(r"\s+", "", m.group(0).lower()))
+    for m in _YEAR.finditer(text):
+        add("year", m, m["n"] or m["m"])
+    for m in _ZH_NUMERAL.finditer(text):
+        add("num:" + m["unit"], m, _zh_value(m["n"]) + (".5" if m["half"] else ""))
+    for m in _EN_NUMERAL.finditer(text):
+        add("num:" + stem(m["unit"].lower()), m, _EN_NUMBER[m["n"].lower()])
+    for m in _NUMBER.finditer(text):
+        unit = (m["unit"] or "").lower()
+        add("num:" + (stem(unit) if unit.isascii() else unit), m, m["n"])
+    return {kind: frozenset(values) for kind, values in found.items()}
+
+
+def _zh_value(numeral: str) -> str:
+    half = numeral.endswith("半")
+    numeral = numeral.rstrip("半")
+    if "十" in numeral:
+        tens, _, ones = numeral.partition("十")
+        value = _ZH_DIGIT.get(tens, 1) * 10 + _ZH_DIGIT.get(ones, 0)
+    else:
+        value = _ZH_DIGIT.get(numeral, 0)
+    return str(value) + (".5" if half else "")
+
+
+@lru_cache(maxsize=50_000)
+def anchors(text: str) -> frozenset[str]:
+    """What a statement is about beyond its values and slot words (English by stem)."""
+    plain = _NUMBER.sub(" ", _TIME.sub(" ", _ISO.sub(" ", text)))
+    plain = _ZH_WEEKDAY.sub(" ", _EN_WEEKDAY.sub(" ", _ZH_NUMERAL.sub(" ", plain)))
+    plain = _EN_NUMERAL.sub(lambda m: " " + m["unit"], plain)
+    words = {stem(w) for w in content_words(plain)}
+    # a single Chinese character ("去", "带", "考") is a verb any two statements may share
+    return frozenset(
+        w for w in words if w not in _SLOT and not w[:1].isdigit() and (w.isascii() or len(w) > 1)
+    )
+
+
+def changes_value(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
+    """``newer`` gives another value of a type ``older`` has, and the two share an anchor
+    (a word or a value): the test that places a change, not that two statements hold one
+    slot (:func:`new_value`)."""
+    new, old = typed_values(newer), typed_values(older)
+    common = (set(new) & set(old)) - {"date"}  # a plan's new date: relations' own rule
+    changed = {k for k in common if not new[k] & old[k]}
+    if not changed:
+        return False  # no type in common, or the old value said again
+    if changed == {"weekday"} and not (CHANGE.search(newer) or _MOVED.search(newer)):
+        return False  # "every Monday" and "every Sunday" may both hold: a move says so
+    shared_values = any(new[k] & old[k] for k in common)
+    return shared_values or bool((anchors(newer) & anchors(older)) - who)
+
+
+def new_value(
+    newer: str, older: str, cosine: float | None, who: frozenset[str] = frozenset()
+) -> bool:
+    """Whether ``newer`` gives another value of a slot ``older`` gave (same subject: the
+    caller's test). ``who`` are the subject's own words, no anchor of a slot."""
+    if not changes_value(newer, older, who):
+        return False  # 身高 105 厘米 / 体重 70 公斤: two slots
+    if cosine is not None:
+        return cosine >= SLOT_COSINE
+    if has_cjk(newer) != has_cjk(older):
+        return False
+    return containment(anchors(newer) - who, anchors(older) - who) >= WORDS_CONTAINMENT
+
+
+__all__ = ["anchors", "changes_value", "new_value", "typed_values"]
