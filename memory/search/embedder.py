@@ -133,6 +133,12 @@ class VectorSide:
             self._load_cache()
 
     def _load_pack(self, generation: str | None) -> bool:
+        """The checkpoint, its blocks and what changed since, read in one snapshot (another
+        process may rewrite the blocks meanwhile)."""
+        with self.store.snapshot():
+            return self._load_checkpoint(generation)
+
+    def _load_checkpoint(self, generation: str | None) -> bool:
         assert self.model is not None and self.index is not None
         codec = self.index.codec
         state = vector_packs.state_of(self.store.conn, self.model)

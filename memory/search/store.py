@@ -446,8 +446,12 @@ class Store:
 
     def cached(self, model: int, hashes: Iterable[bytes]) -> dict[bytes, bytes]:
         """Cached codes of the given text hashes (those present), each read by its offset
-        in its block."""
-        wanted = list(dict.fromkeys(hashes))
+        in its block (placements and blocks read in one snapshot: another process may
+        rewrite blocks in between)."""
+        with self.snapshot():
+            return self._cached(model, list(dict.fromkeys(hashes)))
+
+    def _cached(self, model: int, wanted: list[bytes]) -> dict[bytes, bytes]:
         places: dict[int, list[tuple[bytes, int]]] = {}
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
