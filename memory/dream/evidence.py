@@ -91,6 +91,8 @@ class LiveLines:
         self.root = root
         self.sources = sources
         self.files: dict[str, list[str] | None] = dict(known)
+        self._owner: dict[str, EvidenceSource | None] = {}
+        self._texts: dict[Line, str | None] = {}  # a file is read once: its lines stay
 
     def _file(self, path: str) -> list[str] | None:
         if path not in self.files:
@@ -102,15 +104,21 @@ class LiveLines:
         return self.files[path]
 
     def source_of(self, path: str) -> EvidenceSource | None:
-        return next((s for s in self.sources if s.owns(path)), None)
+        if path not in self._owner:
+            self._owner[path] = next((s for s in self.sources if s.owns(path)), None)
+        return self._owner[path]
 
     def text(self, path: str, line: int) -> str | None:
         """The statement at ``path#Lline`` now; None when the line or file is gone."""
-        source = self.source_of(path)
-        lines = self._file(path) if source is not None else None
-        if lines is None or not 1 <= line <= len(lines):
-            return None
-        return source.text(lines[line - 1]) if source is not None else None
+        key = (path, line)
+        if key not in self._texts:
+            source = self.source_of(path)
+            lines = self._file(path) if source is not None else None
+            if source is None or lines is None or not 1 <= line <= len(lines):
+                self._texts[key] = None
+            else:
+                self._texts[key] = source.text(lines[line - 1])
+        return self._texts[key]
 
     def note_line(self, path: str, line: int) -> NoteLine | None:
         text = self.text(path, line)

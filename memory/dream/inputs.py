@@ -36,7 +36,8 @@ def gather(root: MemoryRoot, today: date, options: DreamOptions) -> DreamInputs:
             for n in parse_note(root, day)
         )
     archived: dict[str, str] = {}
-    for item in read_archive(root):
+    archive = read_archive(root)
+    for item in archive:
         for ref in item.sources:
             for line in ref.lines():
                 archived[f"{ref.path}#L{line}"] = item.reason
@@ -48,6 +49,7 @@ def gather(root: MemoryRoot, today: date, options: DreamOptions) -> DreamInputs:
         archived_refs=archived,
         max_items=options.max_items,
         state_dir=root.state_dir,
+        archive=archive,
     )
 
 

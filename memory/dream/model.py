@@ -12,7 +12,7 @@ from memory.daily_notes import NoteLine
 from memory.dream.budget import Fit
 from memory.dream.scoring import Thresholds
 from memory.dream.tiers import TierSettings
-from memory.memory_file import MemoryDoc, MemoryItem, cited_lines
+from memory.memory_file import ArchivedItem, MemoryDoc, MemoryItem, cited_lines
 from memory.people.limits import PeopleLimits
 from memory.provenance import ref_lines
 
@@ -44,6 +44,8 @@ class DreamInputs:
     archived_refs: dict[str, str]  # "path#Ln" already in the archive -> reason
     max_items: int
     state_dir: Path | None = None  # the root's memory/.dreams/ (caches), when on disk
+    # the archive as read with the notes (the core's upkeep reads it again from here)
+    archive: list[ArchivedItem] = field(default_factory=list, compare=False, repr=False)
     # An engine calls this now and then in its long loops; it raises DreamInterrupted
     # when the dream was asked to stop (the bot shutting down).
     check: Callable[[], None] = field(default=lambda: None, compare=False, repr=False)

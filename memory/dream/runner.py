@@ -81,7 +81,9 @@ def run_dream(
     engine = choose_engine(options, model, similarity)
     with root_lock(root):
         ctx = open_context(root, options, now, engine, model=model, cancel=cancel)
-        ctx.tiers = TierView.read(root, options.tiers, now.date(), ctx.recalls.recalls)
+        ctx.tiers = TierView.read(
+            root, options.tiers, now.date(), ctx.recalls.recalls, ctx.inputs.archive
+        )
         report = _dream(ctx, fault)
         if options.people is not None and not options.dry_run:
             from memory.people.phase import people_pass  # people build on the dream's judges

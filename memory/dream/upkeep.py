@@ -95,11 +95,16 @@ class TierView:
 
     @classmethod
     def read(
-        cls, root: MemoryRoot, settings: TierSettings, today: date, recalls: Sequence[Recall]
+        cls,
+        root: MemoryRoot,
+        settings: TierSettings,
+        today: date,
+        recalls: Sequence[Recall],
+        archive: Sequence[ArchivedItem] | None = None,
     ) -> TierView:
-        return cls(
-            settings, today, read_ledger(root), read_archive(root), load_entered(root), recalls
-        )
+        """The view of ``root``; ``archive``: the archive as the caller already read it."""
+        entries = list(archive) if archive is not None else read_archive(root)
+        return cls(settings, today, read_ledger(root), entries, load_entered(root), recalls)
 
     def activity(self, sources: Sequence[SourceRef], text: str = "") -> Activity:
         usage = self.ledger.usage(sources, text, since=self.settings.hot_since(self.today))
