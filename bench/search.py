@@ -356,6 +356,8 @@ def main() -> None:
         print(json.dumps(result))
         return
     figures: dict[str, Any] = {}
+    if args.work:
+        Path(args.work).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bench-search-", dir=args.work) as tmp:
         for size in (int(s) for s in args.sizes.split(",")):
             folder = Path(tmp) / f"root{size}"
