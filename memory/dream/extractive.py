@@ -27,7 +27,7 @@ from memory.conflicts import assign_ids, settled_ids, with_conflict
 from memory.dream import sections
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
-from memory.dream.judge import dates, importance
+from memory.dream.judge import bitext, dates, importance
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import split_changed
 from memory.dream.judge.relations import (
@@ -39,6 +39,7 @@ from memory.dream.judge.relations import (
     same_fact,
     subject_of,
     swapped_value,
+    translation,
 )
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
@@ -203,6 +204,7 @@ class ExtractiveEngine:
             kept.append(st)
         handwritten = [i.text for i in inputs.handwritten]
         clusters, merged, folded = self._cluster(kept, handwritten)
+        merged += self._merge_languages(clusters)
         self._open = []
         superseded = self._supersede(clusters)
         live = [c for c in clusters if c.superseded_by is None]
@@ -398,6 +400,28 @@ class ExtractiveEngine:
                 return cluster
         return None
 
+    def _merge_languages(self, clusters: list[Cluster]) -> int:
+        """Merge each Chinese item with its English translation (same subject, each the
+        other's clear nearest by embedding: :func:`bitext.mutual_pairs`), in place."""
+        sides: dict[str, tuple[list[Cluster], list[Cluster]]] = defaultdict(lambda: ([], []))
+        for cluster in clusters:
+            head = cluster.head
+            if head.vector is not None:
+                sides[head.subject][has_cjk(head.text)].append(cluster)
+        gone: set[int] = set()
+        for subject in sorted(sides):
+            en, zh = sides[subject]
+            if not en or not zh:
+                continue
+            sims = _heads(zh) @ _heads(en).T
+            for i, j in bitext.mutual_pairs(sims):
+                if translation(zh[i].head.said(), en[j].head.said()):
+                    for member in en[j].members:
+                        zh[i].add(member)
+                    gone.add(id(en[j]))
+        clusters[:] = [c for c in clusters if id(c) not in gone]
+        return len(gone)
+
     def _supersede(self, clusters: list[Cluster]) -> list[Cluster]:
         """Each cluster against the older ones of its subject that could hold the same
         slot: sharing a content word or a topic family (every rule needs one of them)."""
@@ -550,6 +574,11 @@ def _aliases(statements: list[Statement], names: frozenset[str]) -> dict[str, st
             name, whom = found
             out[name] = whom if out.get(name, whom) == whom else ""
     return {name: whom for name, whom in out.items() if whom}
+
+
+def _heads(clusters: list[Cluster]) -> np.ndarray:
+    """The clusters' head vectors, one a row (each has one)."""
+    return np.vstack([c.head.vector for c in clusters if c.head.vector is not None])
 
 
 def _cosine(a: Statement, b: Statement) -> float | None:

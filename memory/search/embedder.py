@@ -33,6 +33,15 @@ PACK_DELTA_MIN, PACK_DELTA_SHARE = 256, 0.02  # changes before the checkpoint is
 SMALL_BLOCKS_MAX = 32  # small cache blocks (one a background batch) before they are merged
 
 
+def _select(codes: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``codes[rows]``, without the copy when ``rows`` is every row in order (a block all
+    of whose codes are used once: the usual case)."""
+    whole = len(rows) == len(codes) and (len(rows) == 0 or rows[0] == 0)
+    if whole and bool(np.all(np.diff(rows) == 1)):
+        return codes
+    return codes[rows]
+
+
 class VectorSide:
     def __init__(
         self,
@@ -124,6 +133,12 @@ class VectorSide:
             self._load_cache()
 
     def _load_pack(self, generation: str | None) -> bool:
+        """The checkpoint, its blocks and what changed since, read in one snapshot (another
+        process may rewrite the blocks meanwhile)."""
+        with self.store.snapshot():
+            return self._load_checkpoint(generation)
+
+    def _load_checkpoint(self, generation: str | None) -> bool:
         assert self.model is not None and self.index is not None
         codec = self.index.codec
         state = vector_packs.state_of(self.store.conn, self.model)
@@ -147,7 +162,7 @@ class VectorSide:
             for block, codes in self.store.block_codes(model, size, last):
                 lo, hi = np.searchsorted(pack.blocks, [block, block + 1])
                 if hi > lo:
-                    yield codes[pack.slots[lo:hi]]
+                    yield _select(codes, pack.slots[lo:hi])
 
         try:
             self.index.fill(pack.ids, pieces())
@@ -193,7 +208,7 @@ class VectorSide:
                 for _, codes in self.store.block_codes(model, size, last):
                     end = seen + len(codes)
                     lo, hi = np.searchsorted(rows, [seen, end])
-                    yield codes[rows[lo:hi] - seen]
+                    yield _select(codes, rows[lo:hi] - seen)
                     seen = end
 
             self.index.fill(chunk_ids, pieces())

@@ -27,6 +27,7 @@ COMMON_CHAR_IDF = 3.0  # fts5_idf of a term in about 5 % of the chunks
 # keyword hits: BM25 gives such terms no weight (FTS5's idf is floored to nothing), so
 # scoring them ranks nothing, and it reads the postings of most of the index.
 UNINFORMATIVE_MIN_ROWS = 1000
+COUNTS_KEPT = 4096  # terms whose chunk counts are remembered between changes
 
 
 def _common_char(term: str, idf: float) -> bool:
@@ -116,8 +117,16 @@ class KeywordIndex:
         self.conn = conn
         conn.execute(_FTS)
         conn.execute(_VOCAB)
+        # How many chunks hold a term, as last read (counting a common term reads its whole
+        # posting list: 1-2 ms at 100k, asked twice a search); forgotten on every change.
+        self._counts: dict[str, int] = {}
+
+    def changed(self) -> None:
+        """Forget what was read of the index: it changed (here, or in another process)."""
+        self._counts.clear()
 
     def add(self, ids: Sequence[int], texts: Sequence[str]) -> None:
+        self._counts.clear()
         self.conn.executemany(
             "INSERT INTO chunks_fts(rowid, body) VALUES (?, ?)",
             [(i, " ".join(index_tokens(t))) for i, t in zip(ids, texts, strict=True)],
@@ -125,12 +134,14 @@ class KeywordIndex:
 
     def delete(self, chunks: Sequence[IndexedText]) -> None:
         """Remove chunks from the index (their text gives the tokens to take out)."""
+        self._counts.clear()
         self.conn.executemany(
             "INSERT INTO chunks_fts(chunks_fts, rowid, body) VALUES ('delete', ?, ?)",
             [(c.id, " ".join(index_tokens(c.text))) for c in chunks],
         )
 
     def clear(self) -> None:
+        self._counts.clear()
         self.conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')")
 
     def row_count(self) -> int:
@@ -144,13 +155,17 @@ class KeywordIndex:
 
     def doc_counts(self, terms: Sequence[str]) -> dict[str, int]:
         """How many chunks hold each term (terms no chunk holds are left out)."""
-        if not terms:
-            return {}
-        marks = ",".join("?" * len(terms))
-        rows = self.conn.execute(
-            f"SELECT term, doc FROM chunks_vocab WHERE term IN ({marks})", list(terms)
-        )
-        return {str(term): int(doc) for term, doc in rows}
+        unknown = [t for t in dict.fromkeys(terms) if t not in self._counts]
+        if unknown:
+            if len(self._counts) > COUNTS_KEPT:
+                self._counts.clear()
+            marks = ",".join("?" * len(unknown))
+            rows = self.conn.execute(
+                f"SELECT term, doc FROM chunks_vocab WHERE term IN ({marks})", unknown
+            )
+            self._counts.update((t, 0) for t in unknown)
+            self._counts.update((str(term), int(doc)) for term, doc in rows)
+        return {t: n for t in terms if (n := self._counts[t])}
 
     def idfs(self, terms: Sequence[str]) -> dict[str, float]:
         total = self.row_count()

@@ -187,6 +187,7 @@ class MemorySearch:
         if version == state.data_version:
             return
         state.data_version = version
+        state.keywords.changed()
         store = state.store
         if store.get_meta("generation") != state.generation:
             self._freshness.reset()
@@ -261,6 +262,7 @@ class MemorySearch:
                 raise
             if self._state is not None:
                 self._state.store.conn.rollback()
+                self._state.keywords.changed()
             raise Busy("the search index is locked by another process; try again") from exc
 
     def _rebuild(self, state: _Open) -> None:

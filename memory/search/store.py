@@ -27,6 +27,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -94,8 +95,10 @@ class StoredChunk:
     importance: float | None
 
 
-@dataclass(frozen=True)
-class FileRow:
+class FileRow(NamedTuple):
+    """A file as last indexed (a tuple: the open reads one per file of the root, 5,000 at
+    100k chunks, and a frozen dataclass costs several times as much to make)."""
+
     hash: str
     size: int
     mtime: int
@@ -267,7 +270,8 @@ class Store:
 
     def files(self) -> dict[str, FileRow]:
         rows = self.conn.execute("SELECT path, hash, size, mtime FROM files")
-        return {str(p): FileRow(str(h), int(s), int(m)) for p, h, s, m in rows}
+        make = FileRow._make
+        return {p: make(rest) for p, *rest in rows}
 
     def put_file(self, path: str, digest: str, size: int, mtime: int) -> None:
         name, stem = _names(path)
@@ -442,8 +446,12 @@ class Store:
 
     def cached(self, model: int, hashes: Iterable[bytes]) -> dict[bytes, bytes]:
         """Cached codes of the given text hashes (those present), each read by its offset
-        in its block."""
-        wanted = list(dict.fromkeys(hashes))
+        in its block (placements and blocks read in one snapshot: another process may
+        rewrite blocks in between)."""
+        with self.snapshot():
+            return self._cached(model, list(dict.fromkeys(hashes)))
+
+    def _cached(self, model: int, wanted: list[bytes]) -> dict[bytes, bytes]:
         places: dict[int, list[tuple[bytes, int]]] = {}
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
@@ -548,37 +556,35 @@ class Store:
                 (model,),
             )
             dropped = int(cursor.rowcount)
-        live = dict(
+        placed: dict[int, list[tuple[int, bytes]]] = {}  # block: (slot, hash) of live codes
+        for block, slot, digest in self.conn.execute(
+            "SELECT block, slot, text_hash FROM embeddings WHERE model = ?", (model,)
+        ):
+            placed.setdefault(int(block), []).append((int(slot), bytes(digest)))
+        sizes = dict(
             self.conn.execute(
-                "SELECT block, COUNT(*) FROM embeddings WHERE model = ? GROUP BY block", (model,)
+                "SELECT id, length(hashes) / 16 FROM vector_blocks WHERE model = ?", (model,)
             ).fetchall()
         )
-        sizes = self.conn.execute(
-            "SELECT id, length(hashes) / 16 FROM vector_blocks WHERE model = ?", (model,)
-        ).fetchall()
-        redo = [
+        redo = sorted(
             int(b)
-            for b, n in sizes
-            if live.get(b, 0) < BLOCK_LIVE_SHARE * n or n < BLOCK_ROWS // BLOCK_SMALL_PART
-        ]
-        small = [b for b in redo if live.get(b, 0) == dict(sizes)[b]]
-        if len(redo) - len(small) == 0 and len(small) < 2:
+            for b, n in sizes.items()
+            if len(placed.get(b, ())) < BLOCK_LIVE_SHARE * n or n < BLOCK_ROWS // BLOCK_SMALL_PART
+        )
+        dead = [b for b in redo if len(placed.get(b, ())) < sizes[b]]
+        if not dead and len(redo) < 2:
             self.conn.commit()
             return dropped  # nothing dead to drop, and nothing to merge
         size = self.code_size(model)
         hashes: list[bytes] = []
         codes: list[bytes] = []
         for block in redo:
-            kept = self.conn.execute(
-                "SELECT text_hash, slot FROM embeddings WHERE model = ? AND block = ? "
-                "ORDER BY slot",
-                (model, block),
-            ).fetchall()
+            kept = sorted(placed.get(block, ()))
             if kept:
                 with self.conn.blobopen("vector_blocks", "codes", block, readonly=True) as blob:
                     data = blob.read()
-                hashes.extend(bytes(h) for h, _ in kept)
-                codes.extend(data[s * size : (s + 1) * size] for _, s in kept)
+                hashes.extend(h for _, h in kept)
+                codes.extend(data[s * size : (s + 1) * size] for s, _ in kept)
             self.conn.execute("DELETE FROM vector_blocks WHERE id = ?", (block,))
         for start in range(0, len(hashes), BLOCK_ROWS):
             end = start + BLOCK_ROWS

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+import numpy as np
 from mem_support import SHANGHAI, at, generated, note
 
 from memory.dream import DreamOptions, run_dream
+from memory.dream.judge.bitext import mutual_pairs
 from memory.dream.judge.clauses import lead, split_changed
 from memory.dream.judge.dates import resolve
-from memory.dream.judge.relations import Said, alias_of, aliased, replaces
+from memory.dream.judge.relations import Said, alias_of, aliased, replaces, translation
 from memory.dream.judge.slots import changes_value, new_value, typed_values
 from memory.dream.judge.wording import readable
 from memory.llm import LLMSettings, OpenAIChatModel
@@ -150,3 +152,29 @@ def test_the_model_s_items_meet_the_same_slot_checks(root: MemoryRoot, llm: Fake
     items = [t for t, _, _ in generated(root.memory_md)]
     assert items == ["乐乐身高 124 厘米了"]  # the older value, under the son's name, is stale
     assert report.rejected == 1
+
+
+def test_translations_pair_by_margin_not_by_a_cosine_bar() -> None:
+    # rows: Chinese statements; columns: English ones
+    sims = np.array(
+        [
+            [0.86, 0.83, 0.80],  # 不喝酒: clearly "does not drink alcohol"
+            [0.84, 0.85, 0.70],  # 不吃香菜: nearest "dislikes coriander", by too little
+            [0.79, 0.78, 0.82],  # 养猫: nearest "has a cat", under the floor
+        ]
+    )
+    assert mutual_pairs(sims) == [(0, 0)]
+    assert mutual_pairs(sims, floor=0.81, margin=0.0) == [(0, 0), (1, 1), (2, 2)]
+    assert mutual_pairs(np.zeros((0, 3))) == []
+    assert mutual_pairs(np.array([[0.9]])) == [(0, 0)]
+
+
+def test_a_translation_keeps_subject_kind_numbers_and_negation() -> None:
+    zh, en = (
+        said("用户不喝酒", kind="preference"),
+        said("The user does not drink", kind="preference"),
+    )
+    assert translation(zh, en)
+    assert not translation(said("用户喝酒", kind="preference"), en)
+    assert not translation(said("用户每天跑 5 公里"), said("The user runs 10 km a day"))
+    assert not translation(said("张伟不喝酒", "张伟", "preference"), en)

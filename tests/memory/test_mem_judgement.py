@@ -106,6 +106,14 @@ def test_absolute_dates_keep_their_words_and_get_a_year() -> None:
             "The user is allergic to cats",
         ),
         ("用户: 我下周三去东京，有什么推荐的地方吗？", "用户2026-12-02去东京"),
+        # a greeting or an interjection before the fact is not part of it
+        ("用户: 你好，我叫李雷，在杭州做产品经理", "用户叫李雷，在杭州做产品经理"),
+        ("李娜: 大家好！我下个月搬去成都", "李娜2026年12月搬去成都"),
+        ("用户: 嗯嗯，我对花生过敏", "用户对花生过敏"),
+        ("User: hello, I love green tea", "The user loves green tea"),
+        ("User: hi there! I work at Siemens", "The user works at Siemens"),
+        ("Hello, the user lives in Porto", "The user lives in Porto"),
+        ("User: his name is Tom", "The user: His name is Tom"),
     ],
 )
 def test_items_read_as_facts_about_someone(line: str, item: str) -> None:

@@ -344,3 +344,54 @@ def test_a_full_load_gives_every_chunk_of_a_shared_text_its_vector(
     }
     assert all(h.source == "hybrid" for h in hits if "tomatoes" in h.snippet)
     again.close()
+
+
+def test_term_counts_read_once_are_forgotten_when_the_index_changes(tmp_path: Path) -> None:
+    root = make_root(tmp_path / "r", 3)
+    reader = MemorySearch(root, SearchSettings(provider="none"))
+    assert reader.search("xyzzy plugh", now=NOW) == []  # both counted: in no chunk
+    with Tracer(connection(reader)) as tracer:
+        assert reader.search("xyzzy plugh", now=NOW) == []
+    assert not [s for s in tracer.statements if "chunks_vocab" in s]  # remembered
+    note = root.path / "memory/2026-11-28.md"
+    with open(note, "a", encoding="utf-8") as handle:
+        handle.write("\n- the user said xyzzy\n")
+    assert "xyzzy" in reader.search("xyzzy", now=NOW)[0].snippet  # this index's own write
+    writer = MemorySearch(root, SearchSettings(provider="none"))
+    with open(note, "a", encoding="utf-8") as handle:
+        handle.write("\n- and then plugh\n")
+    writer.sync()  # another connection's write: followed through data_version
+    writer.close()
+    assert "plugh" in reader.search("plugh", now=NOW)[0].snippet
+    reader.close()
+
+
+def test_small_cache_blocks_are_merged_and_each_code_is_stored_once(
+    tmp_path: Path, embeddings_server: FakeEmbeddings, small_packs: None, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(embedder, "SMALL_BLOCKS_MAX", 1)
+    root = make_root(tmp_path / "r", 10)
+    settings = SearchSettings(
+        provider="openai",
+        api_key="sk-test",
+        base_url=embeddings_server.base_url,
+        openai_model="fake",
+        batch_size=2,  # one small block every two texts
+    )
+    svc = MemorySearch(root, settings)
+    report = svc.sync()  # embeds in blocks of two, then merges them at the checkpoint
+    conn = connection(svc)
+    blocks, stored = conn.execute(
+        "SELECT COUNT(*), SUM(length(hashes) / 16) FROM vector_blocks"
+    ).fetchone()
+    assert blocks == 1 and stored == conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
+    assert stored >= report.chunks - 1  # (two chunks may share a text)
+    svc.close()
+    embeddings_server.calls.clear()
+    again = MemorySearch(root, settings)
+    hits = again.search("gardening tomatoes", now=NOW, min_score=0.0)
+    assert (
+        hits and hits[0].source == "hybrid" and embeddings_server.calls == [["gardening tomatoes"]]
+    )
+    assert again.status()["vectors"] == report.chunks
+    again.close()

@@ -18,7 +18,14 @@ from functools import lru_cache
 
 from memory.dream.judge.dates import find
 from memory.dream.judge.slots import new_value
-from memory.dream.similarity import CHANGE, FAMILIES, features, near_duplicate, supersedes
+from memory.dream.similarity import (
+    CHANGE,
+    FAMILIES,
+    NEGATION,
+    features,
+    near_duplicate,
+    supersedes,
+)
 from memory.overlap import containment
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk, tokens
@@ -179,6 +186,18 @@ def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
     if has_cjk(a.text) != has_cjk(b.text):
         return cosine >= CROSS_LANGUAGE_COSINE
     return cosine >= SAME_COSINE and containment(_core(a.text), _core(b.text)) >= 0.5
+
+
+def translation(a: Said, b: Said) -> bool:
+    """Whether two statements in two languages, close by embedding, may be one fact: one
+    subject and kind, the same numbers, and both negated or neither ("不喝酒" / "does not
+    drink alcohol")."""
+    return (
+        a.subject == b.subject
+        and a.kind == b.kind
+        and _numbers(a.text) == _numbers(b.text)
+        and bool(NEGATION.search(a.text)) == bool(NEGATION.search(b.text))
+    )
 
 
 _CLAUSE = re.compile(r"[，,;；。!！?？]")
@@ -365,4 +384,13 @@ def is_future(text: str) -> bool:
     return bool(_FUTURE.search(text))
 
 
-__all__ = ["Said", "alias_of", "aliased", "features", "replaces", "same_fact", "subject_of"]
+__all__ = [
+    "Said",
+    "alias_of",
+    "aliased",
+    "features",
+    "replaces",
+    "same_fact",
+    "subject_of",
+    "translation",
+]
