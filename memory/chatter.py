@@ -19,8 +19,10 @@ _ACK_WORDS = frozenset(
     then later soon guys everyone again too
     你好 您好 嗨 哈喽 早 早上好 早安 午安 晚上好 晚安 拜拜 再见 谢谢 多谢 谢啦 感谢 好的 好 行
     可以 收到 明白 了解 知道了 没问题 不客气 呵呵 嘿嘿 是的 对 没事 好吧 嗯嗯 嗯 哦 噢 喔 哈哈
+    大家好 各位好
     """.split()
 )
+_CLAUSE_END = re.compile(r"[,，、.。!！~～…:：;；]+\s*")
 _PIECES = re.compile(r"[\s,，、.。!！?？~～…:：;；]+")
 _FILLER = re.compile(r"^(?:[嗯哦噢哈呵嘿]+|haha+|h[ae]h[ae]+)$", re.I)
 _TRAILING_PARTICLES = re.compile(r"[呀啊哈啦了呢吧哦喔]+$")
@@ -58,6 +60,18 @@ def is_greeting_or_ack(text: str) -> bool:
             continue
         return False
     return True
+
+
+def without_greeting(text: str) -> str:
+    """``text`` after the greetings and acknowledgements it opens with ("你好，我叫李雷" ->
+    "我叫李雷", "hi there! I work at Siemens" -> "I work at Siemens"); the whole text when
+    it is nothing else."""
+    rest = text.strip()
+    while (end := _CLAUSE_END.search(rest)) and is_greeting_or_ack(rest[: end.start()]):
+        if not rest[end.end() :].strip():
+            break
+        rest = rest[end.end() :].lstrip()
+    return rest
 
 
 def _all_ack_cjk(text: str) -> bool:

@@ -17,7 +17,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import find
-from memory.dream.judge.slots import new_value
+from memory.dream.judge.slots import ISO_DATE, new_value
 from memory.dream.similarity import (
     CHANGE,
     FAMILIES,
@@ -61,7 +61,6 @@ EN_SUBJECT = re.compile(
 )
 _EN_WHO = re.compile(r"^(?P<who>The user|the user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
 _NUMBER = re.compile(r"\d+(?:[.:]\d+)?")
-_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MOVED = re.compile(
     r"(?i)改到|改成|推迟|提前|延期|\bmoved\b|\bpushed\b|postponed|rescheduled|slips"
 )
@@ -152,7 +151,7 @@ def _undated(text: str) -> str:
         out.append(text[last : span.start])
         last = span.end
     out.append(text[last:])
-    return _ISO.sub(" ", " ".join(out))
+    return ISO_DATE.sub(" ", " ".join(out))
 
 
 @lru_cache(maxsize=50_000)
@@ -377,7 +376,7 @@ def _days(text: str) -> frozenset[date]:
 
 
 def _has_number(text: str) -> bool:
-    return bool(_NUMBER.search(_ISO.sub(" ", text)))
+    return bool(_NUMBER.search(ISO_DATE.sub(" ", text)))
 
 
 def is_future(text: str) -> bool:

@@ -62,7 +62,7 @@ _TIME = re.compile(
 )
 _NUMBER = re.compile(rf"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[a-zA-Z]+|{_ZH_MEASURE})?")
 _YEAR = re.compile(r"(?P<n>(?:19|20)\d{2})\s*年|(?i:\b(?:in|since|by)\s+(?P<m>(?:19|20)\d{2})\b)")
-_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")  # a resolved date, as items write them
 _YEAR_MONTH = re.compile(
     r"(?:19|20)\d{2}\s*年\s*\d{1,2}\s*月"
     r"|(?i:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+(?:19|20)\d{2}\b)"
@@ -101,7 +101,7 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
         taken.append((start, end))
         found.setdefault(kind, set()).add(value)
 
-    for m in _ISO.finditer(text):
+    for m in ISO_DATE.finditer(text):
         add("date", m, m.group(0))
     for m in _YEAR_MONTH.finditer(text):
         add("date", m, re.sub(r"\s+", "", m.group(0).lower()))
@@ -139,7 +139,7 @@ def _zh_value(numeral: str) -> str:
 @lru_cache(maxsize=50_000)
 def anchors(text: str) -> frozenset[str]:
     """What a statement is about beyond its values and slot words (English by stem)."""
-    plain = _NUMBER.sub(" ", _TIME.sub(" ", _ISO.sub(" ", text)))
+    plain = _NUMBER.sub(" ", _TIME.sub(" ", ISO_DATE.sub(" ", text)))
     plain = _ZH_WEEKDAY.sub(" ", _EN_WEEKDAY.sub(" ", _ZH_NUMERAL.sub(" ", plain)))
     plain = _EN_NUMERAL.sub(lambda m: " " + m["unit"], plain)
     words = {stem(w) for w in content_words(plain)}

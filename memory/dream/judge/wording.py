@@ -13,6 +13,7 @@ import re
 from datetime import date
 from functools import lru_cache
 
+from memory.chatter import without_greeting
 from memory.dream.judge.dates import resolve
 from memory.speaker import Spoken, split
 
@@ -36,17 +37,10 @@ _EN_FRAME_ABOUT = re.compile(
     r"reminded the assistant about|reminded the assistant of)\s+(?:again\s+)?(?:that\s+)?"
     r"(?:his|her|their)\s+"
 )
-_GREETING = (
-    r"(?:你好|您好|大家好|各位好|嗨|哈喽|哈啰|早上好|早安|中午好|下午好|晚上好|嗯+|哦+|噢+|"
-    r"(?:hello|hi|hey|hiya|howdy|good (?:morning|afternoon|evening))"
-    r"(?:\s+(?:there|all|everyone|guys))?|"
-    r"(?:ok|okay|oh|um+|hmm+))"
-)
 _DISCOURSE_HEAD = re.compile(
-    rf"^(?:{_GREETING}[：:，,!！.。~～\s]+)*"
-    r"(?:(?:提醒(?:一下|你)?|记住|别忘了|对了|顺便说一下|其实|另外|reminder|remember|btw|fyi|"
+    r"^(?:提醒(?:一下|你)?|记住|别忘了|对了|顺便说一下|其实|另外|reminder|remember|btw|fyi|"
     r"by the way|just so you know|update|also|oh and|note|so|and|but|well|anyway|big news)"
-    r"(?:\s+that)?[：:，,!！\s]+)?",
+    r"(?:\s+that)?[：:，,!！\s]+",
     re.I,
 )
 _QUESTION_TAIL = re.compile(
@@ -162,7 +156,7 @@ def worded(spoken: Spoken) -> str:
     the classifier and the embeddings read (a line repeated on many days is judged and
     embedded once)."""
     said = spoken.body.strip()
-    body = _DISCOURSE_HEAD.sub("", said).strip() or said
+    body = _DISCOURSE_HEAD.sub("", without_greeting(said)).strip() or said
     if body != said and body[:1].islower() and body[:1].isascii():
         body = body[0].upper() + body[1:]  # "hello, the user ..." -> "The user ..."
     body = drop_question_tail(body).rstrip("。.!！ ")
