@@ -29,7 +29,7 @@ from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.judge import bitext, dates, importance, slotmodel
 from memory.dream.judge.classifier import Judgement, classify
-from memory.dream.judge.clauses import split_changed
+from memory.dream.judge.clauses import packed, split_changed
 from memory.dream.judge.relations import (
     Said,
     alias_of,
@@ -439,7 +439,7 @@ class ExtractiveEngine:
             keys += [(head.subject, "family:" + f) for f in sorted(features(head.text).families)]
             seen: set[int] = set()
             said = head.said()
-            found: list[tuple[Cluster, float]] = []
+            found: list[tuple[Cluster, float, str]] = []
             candidates = [
                 older
                 for key in keys
@@ -455,18 +455,22 @@ class ExtractiveEngine:
                     continue
                 old_said = older.head.said()
                 cosine = _cosine(head, older.head)
-                if not self._contradicts(said, old_said, cosine) or self._kept_apart(older, newer):
+                how = self._judge_change(said, old_said, cosine)
+                if how is None or self._kept_apart(older, newer):
                     continue
-                found.append((older, _slot_probability(said, old_said, cosine)))
-            for older, _ in _one_slot(found):
+                found.append((older, _slot_probability(said, old_said, cosine), how))
+            for older, _, how in _one_slot(found):
                 if verdict(newer.side(), older.side()) == "open":
                     self._open.append((older, newer))  # both stay, marked
                     continue
                 old_said = older.head.said()
-                part = split_changed(old_said, said)
+                learned = how == "learned"
+                part = split_changed(old_said, said, by_words=learned)
                 if part is not None:  # one clause of a packed statement changed
                     older.revise(part.kept, part.retired, newer)
                     continue
+                if learned and packed(old_said):
+                    continue  # the learned judgement names no clause: the rest may stand
                 older.superseded_by = newer
                 out.append(older)
             for key in keys:
@@ -478,19 +482,27 @@ class ExtractiveEngine:
 
     @staticmethod
     def _contradicts(newer: Said, older: Said, cosine: float | None = None) -> bool:
-        """A new value for what ``older`` said: the judge's ``replaces``, or the same
-        subject naming another value of the same exclusive slot (住在上海 / 住在北京, or a
-        doubt about it: "maybe it is Munich now?")."""
+        """A new value for what ``older`` said (see :meth:`_judge_change`)."""
+        return ExtractiveEngine._judge_change(newer, older, cosine) is not None
+
+    @staticmethod
+    def _judge_change(newer: Said, older: Said, cosine: float | None = None) -> str | None:
+        """What finds ``newer`` a new value for what ``older`` said: ``rules`` (the judge's
+        ``replaces``, or the same subject naming another value of the same exclusive slot:
+        住在上海 / 住在北京, or a doubt about it, "maybe it is Munich now?"), ``learned``
+        (the learned slot judgement alone), or None."""
         if replaces(newer, older, cosine):
-            return True
+            return "rules"
         if newer.subject != older.subject:
-            return False
+            return None
+        if swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2):
+            return "rules"
         if (
-            newer.kind == older.kind
+            older.kind != "identity"
             and _slot_probability(newer, older, cosine) >= slotmodel.THRESHOLD
         ):
-            return True  # the same slot, another named value ("美团" -> "小米")
-        return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)
+            return "learned"  # the same slot, another named value ("美团" -> "小米")
+        return None
 
     @staticmethod
     def _kept_apart(a: Cluster, b: Cluster) -> bool:
@@ -587,14 +599,14 @@ def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:
     return slotmodel.probability(newer.text, older.text, cosine, who)
 
 
-def _one_slot(found: list[tuple[Cluster, float]]) -> list[tuple[Cluster, float]]:
+def _one_slot(found: list[tuple[Cluster, float, str]]) -> list[tuple[Cluster, float, str]]:
     """What one newer statement retires: each older one the judgement found, unless the
     learned judgement holds another far likelier the slot it changes (one change, one
     slot: "搬到余杭区，离新公司近" moves the home, not the job)."""
     if len(found) < 2:
         return found
-    best = max(p for _, p in found)
-    return [(c, p) for c, p in found if p >= best - ONE_SLOT_MARGIN]
+    best = max(p for _, p, _ in found)
+    return [one for one in found if one[1] >= best - ONE_SLOT_MARGIN]
 
 
 def _subject(st: Statement, names: frozenset[str]) -> str:
