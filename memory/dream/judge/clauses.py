@@ -5,7 +5,9 @@ changed, the goal did not. ``split_changed`` finds the clauses the newer stateme
 new value for (:func:`memory.dream.judge.slots.changes_value`, each clause read with the
 statement's subject before it) and returns what stays and what leaves, each worded as a
 fact about that subject; None when the change is to the whole statement (no clause, or
-every clause, holds the changed slot).
+every clause, holds the changed slot). A newer statement in the other language ("moved to
+Porto" against "…，住在杭州，…") shares no value word with any clause: it changes the
+clauses on its topic.
 """
 
 from __future__ import annotations
@@ -71,6 +73,10 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
         return f"{who}{clause}" if zh else f"{who} {clause}"
 
     changed = [changes_value(newer.text, standing(c), mine) for c in clauses]
+    if not any(changed) and who and zh != has_cjk(newer.text):
+        # told in the other language, so no value word is shared: the clauses on its topic
+        topics = features(newer.text).families
+        changed = [bool(topics & features(standing(c)).families) for c in clauses]
     if by_words and not any(changed):
         changed = _most_shared(newer.text, [standing(c) for c in clauses], mine)
     if not any(changed) or all(changed) or (changed[0] and not zh):
