@@ -73,12 +73,12 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
         return f"{who}{clause}" if zh else f"{who} {clause}"
 
     changed = [changes_value(newer.text, standing(c), mine) for c in clauses]
+    if by_words and not any(changed):
+        changed = _most_shared(newer.text, [standing(c) for c in clauses], mine)
     if not any(changed) and who and zh != has_cjk(newer.text):
         # told in the other language, so no value word is shared: the clauses on its topic
         topics = features(newer.text).families
         changed = [bool(topics & features(standing(c)).families) for c in clauses]
-    if by_words and not any(changed):
-        changed = _most_shared(newer.text, [standing(c) for c in clauses], mine)
     if not any(changed) or all(changed) or (changed[0] and not zh):
         return None  # an English clause without its subject reads as no sentence
     joint = "，" if zh else ", "
