@@ -14,6 +14,7 @@ exact item that left.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -44,6 +45,7 @@ from memory.dream.judge.relations import (
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.similarity import features
+from memory.dream.verdicts import VerdictCache, open_verdicts
 from memory.memory_file import MemoryItem, cited_lines
 from memory.provenance import SourceRef, compress_refs
 from memory.segment import has_cjk
@@ -184,9 +186,11 @@ class ExtractiveEngine:
         self._open: list[tuple[Cluster, Cluster]] = []  # (older, newer): neither replaced
         self._conflict_of: dict[int, str] = {}  # id(cluster) -> its open conflict's id
         self._matrix: np.ndarray | None = None  # the statements' vectors, one row a text
+        self.verdicts: VerdictCache | None = None  # the root's pair verdicts, if kept
 
     def propose(self, inputs: DreamInputs) -> Proposal:
         self._check = inputs.check  # the dream's stop request, asked in the long loops
+        self.verdicts = open_verdicts(inputs.state_dir) if inputs.state_dir is not None else None
         zh = _scope_is_chinese(inputs)
         statements, dropped = self._statements(inputs)
         self._judge(statements, inputs)
@@ -369,8 +373,9 @@ class ExtractiveEngine:
             postings = index.get((st.subject, token))
             if postings and len(postings) < COMMON_TOKEN:
                 counts.update(postings)
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        candidates = [cid for cid, _ in ranked[:CANDIDATES_PER_LOOKUP]]
+        # the most shared first, the oldest among equals (no full sort: most are cut)
+        ranked = heapq.nsmallest(CANDIDATES_PER_LOOKUP, ((-n, cid) for cid, n in counts.items()))
+        candidates = [cid for _, cid in ranked]
         if st.vector is not None:  # paraphrases and the other language share few words
             ids, matrix = vectors.get(st.subject, ([], None))
             if ids and matrix is not None:
@@ -396,7 +401,7 @@ class ExtractiveEngine:
                 for i, value in zip(where, sims.tolist(), strict=True):
                     cosines[i] = value
         for (cluster, member), cosine in zip(pairs, cosines, strict=True):
-            if same_fact(member.said(), said, cosine):
+            if self._same_fact(member.said(), said, cosine):
                 return cluster
         return None
 
@@ -446,7 +451,7 @@ class ExtractiveEngine:
                         continue
                     old_said = older.head.said()
                     cosine = _cosine(head, older.head)
-                    if not self._contradicts(said, old_said, cosine) or self._kept_apart(
+                    if not self._contradicted(said, old_said, cosine) or self._kept_apart(
                         older, newer
                     ):
                         continue
@@ -462,6 +467,16 @@ class ExtractiveEngine:
             for key in keys:
                 index[key].append(newer)
         return out
+
+    def _same_fact(self, a: Said, b: Said, cosine: float | None) -> bool:
+        if self.verdicts is None:
+            return same_fact(a, b, cosine)
+        return self.verdicts.ask("same_fact", a, b, cosine, same_fact)
+
+    def _contradicted(self, newer: Said, older: Said, cosine: float | None) -> bool:
+        if self.verdicts is None:
+            return self._contradicts(newer, older, cosine)
+        return self.verdicts.ask("contradicts", newer, older, cosine, self._contradicts)
 
     @staticmethod
     def _contradicts(newer: Said, older: Said, cosine: float | None = None) -> bool:
