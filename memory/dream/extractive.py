@@ -27,6 +27,8 @@ from memory.conflicts import assign_ids, settled_ids, with_conflict
 from memory.dream import sections
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
+from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
+from memory.dream.grounding import support
 from memory.dream.judge import bitext, dates, importance
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import split_changed
@@ -108,9 +110,15 @@ class Cluster:
 
     def revise(self, kept: str, retired: str, by: Cluster) -> None:
         """Keep only part of the head's wording: ``retired``, a clause ``by`` gives a new
-        value for, leaves (the clause is archived as superseded)."""
+        value for, leaves (the clause is archived as superseded), and with it the other
+        members that said only what it said, so the item cites only lines that say it."""
         head = self.head
-        self.retired.append((Statement(retired, head.refs, head.day, head.order), by))
+        gone = [s for s in self.members if s is not head and support(kept, [s.text]) < SUPPORT]
+        refs = compress_refs(ref for s in (head, *gone) for ref in s.refs)
+        self.retired.append((Statement(retired, refs, head.day, head.order), by))
+        left = {id(s) for s in gone}
+        self.members = [s for s in self.members if id(s) not in left]
+        self._refs = self._latest = None
         due = _due(kept, head.day, relative_only=False)
         self._head = replace(head, text=kept, _said=None, due=due)
         self._head.ahead = _ahead(kept, head.day)

@@ -5,7 +5,9 @@ changed, the goal did not. ``split_changed`` finds the clauses the newer stateme
 new value for (:func:`memory.dream.judge.slots.changes_value`, each clause read with the
 statement's subject before it) and returns what stays and what leaves, each worded as a
 fact about that subject; None when the change is to the whole statement (no clause, or
-every clause, holds the changed slot).
+every clause, holds the changed slot). A newer statement in the other language ("moved to
+Porto" against "…，住在杭州，…") shares no value word with any clause: it changes the
+clauses on its topic.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 
 from memory.dream.judge.relations import EN_SUBJECT, ZH_SUBJECT, Said, core_words
 from memory.dream.judge.slots import anchors, changes_value
+from memory.dream.similarity import features
 from memory.segment import has_cjk
 
 _SPLIT = re.compile(r"\s*[，,;；]\s*")
@@ -58,6 +61,10 @@ def split_changed(older: Said, newer: Said) -> Split | None:
         return f"{who}{clause}" if zh else f"{who} {clause}"
 
     changed = [changes_value(newer.text, standing(c), mine) for c in clauses]
+    if not any(changed) and who and zh != has_cjk(newer.text):
+        # told in the other language, so no value word is shared: the clauses on its topic
+        topics = features(newer.text).families
+        changed = [bool(topics & features(standing(c)).families) for c in clauses]
     if not any(changed) or all(changed) or (changed[0] and not zh):
         return None  # an English clause without its subject reads as no sentence
     joint = "，" if zh else ", "
