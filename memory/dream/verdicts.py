@@ -78,6 +78,7 @@ class VerdictCache:
         self.hits = self.misses = 0  # since made or last saved (the dream logs them)
         self._dirty = False
         self.loaded: tuple[int, int] | None = None
+        self._mutex = threading.Lock()  # a preview may judge while a dream saves
         self._load()
 
     def stamp(self) -> tuple[int, int] | None:
@@ -108,28 +109,34 @@ class VerdictCache:
         judge: Callable[[Said, Said, float | None], bool],
     ) -> bool:
         key = pair_key(test, a, b, cosine)
-        self.asked.add(key)
         verdict = self.known.get(key)
         if verdict is None:
-            self.misses += 1
-            verdict = self.known[key] = judge(a, b, cosine)
-            self._dirty = True
-        else:
-            self.hits += 1
+            verdict = judge(a, b, cosine)
+        with self._mutex:
+            self.asked.add(key)
+            if key in self.known:
+                self.hits += 1
+            else:
+                self.misses += 1
+                self.known[key] = verdict
+                self._dirty = True
         return verdict
 
     def save(self, *, prune: bool = False) -> None:
         """Write the verdicts (with ``prune``, only those asked for since the last pruning
         save). A failure to write is logged and leaves the old file as it was."""
-        if prune:
-            if len(self.known) != len(self.asked):
-                self.known = {k: v for k, v in self.known.items() if k in self.asked}
-                self._dirty = True
-            self.asked = set()
-        if not self._dirty:
-            return
-        true = np.array(sorted(k for k, v in self.known.items() if v), dtype=np.uint64)
-        false = np.array(sorted(k for k, v in self.known.items() if not v), dtype=np.uint64)
+        with self._mutex:
+            if prune:
+                if len(self.known) != len(self.asked):
+                    self.known = {k: v for k, v in self.known.items() if k in self.asked}
+                    self._dirty = True
+                self.asked = set()
+            if not self._dirty:
+                return
+            items = list(self.known.items())
+            self._dirty = False  # set again below if the write fails
+        true = np.array(sorted(k for k, v in items if v), dtype=np.uint64)
+        false = np.array(sorted(k for k, v in items if not v), dtype=np.uint64)
         buffer = io.BytesIO()
         np.savez(buffer, key=np.array(self.key), true=true, false=false)
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
@@ -140,15 +147,16 @@ class VerdictCache:
         except OSError as exc:
             with contextlib.suppress(OSError):
                 tmp.unlink(missing_ok=True)
+            self._dirty = True
             log.warning("could not save the dream's verdict cache %s: %s", self.path, exc)
             return
-        self._dirty = False
         self.loaded = self.stamp()
 
     def counted(self) -> tuple[int, int]:
         """(hits, misses) since the last call, then counted afresh."""
-        counts = (self.hits, self.misses)
-        self.hits = self.misses = 0
+        with self._mutex:
+            counts = (self.hits, self.misses)
+            self.hits = self.misses = 0
         return counts
 
 
