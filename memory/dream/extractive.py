@@ -14,6 +14,7 @@ exact item that left.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -29,9 +30,9 @@ from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
 from memory.dream.grounding import support
-from memory.dream.judge import bitext, dates, importance
+from memory.dream.judge import bitext, dates, importance, slotmodel
 from memory.dream.judge.classifier import Judgement, classify
-from memory.dream.judge.clauses import split_changed
+from memory.dream.judge.clauses import packed, split_changed
 from memory.dream.judge.relations import (
     Said,
     alias_of,
@@ -46,6 +47,7 @@ from memory.dream.judge.relations import (
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.similarity import features
+from memory.dream.verdicts import VerdictCache, open_verdicts
 from memory.memory_file import MemoryItem, cited_lines
 from memory.provenance import SourceRef, compress_refs
 from memory.segment import has_cjk
@@ -192,9 +194,11 @@ class ExtractiveEngine:
         self._open: list[tuple[Cluster, Cluster]] = []  # (older, newer): neither replaced
         self._conflict_of: dict[int, str] = {}  # id(cluster) -> its open conflict's id
         self._matrix: np.ndarray | None = None  # the statements' vectors, one row a text
+        self.verdicts: VerdictCache | None = None  # the root's pair verdicts, if kept
 
     def propose(self, inputs: DreamInputs) -> Proposal:
         self._check = inputs.check  # the dream's stop request, asked in the long loops
+        self.verdicts = open_verdicts(inputs.state_dir) if inputs.state_dir is not None else None
         zh = _scope_is_chinese(inputs)
         statements, dropped = self._statements(inputs)
         self._judge(statements, inputs)
@@ -377,8 +381,9 @@ class ExtractiveEngine:
             postings = index.get((st.subject, token))
             if postings and len(postings) < COMMON_TOKEN:
                 counts.update(postings)
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        candidates = [cid for cid, _ in ranked[:CANDIDATES_PER_LOOKUP]]
+        # the most shared first, the oldest among equals (no full sort: most are cut)
+        ranked = heapq.nsmallest(CANDIDATES_PER_LOOKUP, ((-n, cid) for cid, n in counts.items()))
+        candidates = [cid for _, cid in ranked]
         if st.vector is not None:  # paraphrases and the other language share few words
             ids, matrix = vectors.get(st.subject, ([], None))
             if ids and matrix is not None:
@@ -404,7 +409,7 @@ class ExtractiveEngine:
                 for i, value in zip(where, sims.tolist(), strict=True):
                     cosines[i] = value
         for (cluster, member), cosine in zip(pairs, cosines, strict=True):
-            if same_fact(member.said(), said, cosine):
+            if self._same_fact(member.said(), said, cosine):
                 return cluster
         return None
 
@@ -432,9 +437,13 @@ class ExtractiveEngine:
 
     def _supersede(self, clusters: list[Cluster]) -> list[Cluster]:
         """Each cluster against the older ones of its subject that could hold the same
-        slot: sharing a content word or a topic family (every rule needs one of them)."""
+        slot: sharing a content word or a topic family (every rule needs one of them), or,
+        for a statement that says something changed, its nearest older ones by embedding
+        ("跳槽去京东" and "在网易做前端开发" share neither)."""
         ordered = sorted(clusters, key=lambda c: (c.latest, c.head.text))
         index: dict[tuple[str, str], list[Cluster]] = defaultdict(list)
+        seen_clusters: list[Cluster] = []
+        mine: dict[str, tuple[list[int], np.ndarray | None]] = {}  # each subject's vectors
         out: list[Cluster] = []
         for newer in ordered:
             self._check()
@@ -443,44 +452,95 @@ class ExtractiveEngine:
             keys += [(head.subject, "family:" + f) for f in sorted(features(head.text).families)]
             seen: set[int] = set()
             said = head.said()
-            for key in keys:
-                if len(index[key]) > COMMON_TOKEN:
-                    continue  # a word this common says nothing about the slot
-                for older in index[key]:
-                    if id(older) in seen:
-                        continue
-                    seen.add(id(older))
-                    if older.superseded_by is not None or older.latest >= newer.latest:
-                        continue
-                    old_said = older.head.said()
-                    cosine = _cosine(head, older.head)
-                    if not self._contradicts(said, old_said, cosine) or self._kept_apart(
-                        older, newer
-                    ):
-                        continue
-                    if verdict(newer.side(), older.side()) == "open":
-                        self._open.append((older, newer))  # both stay, marked
-                        continue
-                    part = split_changed(old_said, said)
-                    if part is not None:  # one clause of a packed statement changed
-                        older.revise(part.kept, part.retired, newer)
-                        continue
-                    older.superseded_by = newer
-                    out.append(older)
+            found: list[tuple[Cluster, float, str]] = []
+            candidates = [
+                older
+                for key in keys
+                if len(index[key]) <= COMMON_TOKEN  # a word this common says nothing
+                for older in index[key]
+            ]
+            candidates += _nearest(head, seen_clusters, mine.get(head.subject))
+            for older in candidates:
+                if id(older) in seen:
+                    continue
+                seen.add(id(older))
+                if older.superseded_by is not None or older.latest >= newer.latest:
+                    continue
+                old_said = older.head.said()
+                cosine = _cosine(head, older.head)
+                how = self._judged_change(said, old_said, cosine)
+                if how is None or self._kept_apart(older, newer):
+                    continue
+                found.append((older, _slot_probability(said, old_said, cosine), how))
+            for older, _, how in _one_slot(found):
+                if verdict(newer.side(), older.side()) == "open":
+                    self._open.append((older, newer))  # both stay, marked
+                    continue
+                old_said = older.head.said()
+                learned = how == "learned"
+                part = split_changed(old_said, said, by_words=learned)
+                if part is not None:  # one clause of a packed statement changed
+                    older.revise(part.kept, part.retired, newer)
+                    continue
+                if learned and packed(old_said):
+                    continue  # the learned judgement names no clause: the rest may stand
+                older.superseded_by = newer
+                out.append(older)
             for key in keys:
                 index[key].append(newer)
+            if head.vector is not None:
+                _append(mine, head.subject, len(seen_clusters), head.vector)
+            seen_clusters.append(newer)
         return out
+
+    def _same_fact(self, a: Said, b: Said, cosine: float | None) -> bool:
+        if self.verdicts is None:
+            return same_fact(a, b, cosine)
+        return self.verdicts.ask("same_fact", a, b, cosine, same_fact)
+
+    def _judged_change(self, newer: Said, older: Said, cosine: float | None) -> str | None:
+        """:meth:`_judge_change`, its two verdicts remembered across dreams."""
+        if self.verdicts is None:
+            return self._judge_change(newer, older, cosine)
+        if self.verdicts.ask("rules_change", newer, older, cosine, self._rules_change):
+            return "rules"
+        if self.verdicts.ask("learned_change", newer, older, cosine, self._learned_change):
+            return "learned"
+        return None
 
     @staticmethod
     def _contradicts(newer: Said, older: Said, cosine: float | None = None) -> bool:
-        """A new value for what ``older`` said: the judge's ``replaces``, or the same
-        subject naming another value of the same exclusive slot (住在上海 / 住在北京, or a
-        doubt about it: "maybe it is Munich now?")."""
+        """A new value for what ``older`` said (see :meth:`_judge_change`)."""
+        return ExtractiveEngine._judge_change(newer, older, cosine) is not None
+
+    @staticmethod
+    def _judge_change(newer: Said, older: Said, cosine: float | None = None) -> str | None:
+        """What finds ``newer`` a new value for what ``older`` said: ``rules`` (the judge's
+        ``replaces``, or the same subject naming another value of the same exclusive slot:
+        住在上海 / 住在北京, or a doubt about it, "maybe it is Munich now?"), ``learned``
+        (the learned slot judgement alone), or None."""
+        if ExtractiveEngine._rules_change(newer, older, cosine):
+            return "rules"
+        if ExtractiveEngine._learned_change(newer, older, cosine):
+            return "learned"
+        return None
+
+    @staticmethod
+    def _rules_change(newer: Said, older: Said, cosine: float | None = None) -> bool:
         if replaces(newer, older, cosine):
             return True
         if newer.subject != older.subject:
             return False
         return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)
+
+    @staticmethod
+    def _learned_change(newer: Said, older: Said, cosine: float | None = None) -> bool:
+        """The same slot, another named value ("美团" -> "小米")."""
+        return (
+            newer.subject == older.subject
+            and older.kind != "identity"
+            and _slot_probability(newer, older, cosine) >= slotmodel.THRESHOLD
+        )
 
     @staticmethod
     def _kept_apart(a: Cluster, b: Cluster) -> bool:
@@ -549,6 +609,44 @@ class ExtractiveEngine:
         return with_conflict(item, self._conflict_of.get(id(cluster), ""))
 
 
+NEAREST = 4  # a change is compared with this many of its subject's nearest older statements
+NEAREST_COSINE = 0.85  # and only those at least this close
+ONE_SLOT_MARGIN = 0.25  # a change retires the slots it most likely holds, within this
+
+
+def _nearest(
+    head: Statement,
+    clusters: list[Cluster],
+    subject: tuple[list[int], np.ndarray | None] | None,
+) -> list[Cluster]:
+    """The older clusters of ``head``'s subject (``subject``: their ids in ``clusters`` and
+    their head vectors) nearest it by embedding, when ``head`` says that something changed
+    (a change needs no word in common with what it changes)."""
+    if head.vector is None or subject is None or slotmodel.model() is None:
+        return []
+    ids, matrix = subject
+    if not ids or matrix is None or not slotmodel.says_change(head.text):
+        return []
+    sims = matrix[: len(ids)] @ head.vector
+    best = np.argsort(-sims, kind="stable")[:NEAREST]
+    return [clusters[ids[i]] for i in best if sims[i] >= NEAREST_COSINE]
+
+
+def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:
+    who = core_words(newer.subject) | core_words(older.subject)
+    return slotmodel.probability(newer.text, older.text, cosine, who)
+
+
+def _one_slot(found: list[tuple[Cluster, float, str]]) -> list[tuple[Cluster, float, str]]:
+    """What one newer statement retires: each older one the judgement found, unless the
+    learned judgement holds another far likelier the slot it changes (one change, one
+    slot: "搬到余杭区，离新公司近" moves the home, not the job)."""
+    if len(found) < 2:
+        return found
+    best = max(p for _, p, _ in found)
+    return [one for one in found if one[1] >= best - ONE_SLOT_MARGIN]
+
+
 def _subject(st: Statement, names: frozenset[str]) -> str:
     """Whom ``st`` is about: in a group, a line that reports on another member ("Alice: Bob
     lives in Paris", Bob being one of the chat's speakers) is about that member, whoever
@@ -574,14 +672,18 @@ def _read(st: Statement) -> str:
 
 
 def _aliases(statements: list[Statement], names: frozenset[str]) -> dict[str, str]:
-    """The names the chat gave people ("用户的儿子叫豆豆"): a name given two people is none."""
+    """The names the chat gave people ("用户的儿子叫豆豆"; a Chinese name of three by its
+    given name too): a name given two people is none, a speaker's name is the speaker's."""
     out: dict[str, str] = {}
     for st in statements:
         found = alias_of(st.text, names)
         if found:
             name, whom = found
-            out[name] = whom if out.get(name, whom) == whom else ""
-    return {name: whom for name, whom in out.items() if whom}
+            # a Chinese name of three is also called by its given name ("周天佑", "天佑")
+            given = [name[1:]] if len(name) == 3 and has_cjk(name) else []
+            for called in [name, *given]:
+                out[called] = whom if out.get(called, whom) == whom else ""
+    return {name: whom for name, whom in out.items() if whom and name not in names}
 
 
 def _heads(clusters: list[Cluster]) -> np.ndarray:
