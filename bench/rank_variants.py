@@ -48,12 +48,6 @@ VARIANTS: dict[str, RankSettings] = {
     "sf0.1": replace(BASE, same_file_similarity=0.1),
     "sf0.2": replace(BASE, same_file_similarity=0.2),
     "sf0.4": replace(BASE, same_file_similarity=0.4),
-    "adj0.2": replace(BASE, adjacent_similarity=0.2),
-    "adj0.4": replace(BASE, adjacent_similarity=0.4),
-    "adj0.7": replace(BASE, adjacent_similarity=0.7),
-    "adj1.0": replace(BASE, adjacent_similarity=1.0),
-    "adj0.4g3": replace(BASE, adjacent_similarity=0.4, adjacent_gap=3),
-    "adj0.7g3": replace(BASE, adjacent_similarity=0.7, adjacent_gap=3),
     "lam0.65": replace(BASE, mmr_lambda=0.65),
     "lam0.85": replace(BASE, mmr_lambda=0.85),
 }
