@@ -10,6 +10,7 @@ from typing import Any
 
 import memory.dream.extractive as extractive
 from memory.chatter import is_transient
+from memory.dream.judge import slotmodel
 from memory.dream.judge.classifier import KINDS, Judgement
 from memory.dream.judge.relations import Said
 from memory.dream.similarity import near_duplicate, supersedes
@@ -21,6 +22,7 @@ PIECES: dict[str, str] = {
     "wording": "items keep the note's raw wording (speaker prefix, first person)",
     "supersession": "the earlier rule (topic family + change word) instead of slot values",
     "paraphrase": "only near-verbatim repeats merge (no embedding similarity)",
+    "slotmodel": "no learned same-slot judgement (the slot rules alone)",
 }
 
 
@@ -72,6 +74,8 @@ def switch_off(names: list[str]) -> Callable[[], None]:
             patch(extractive, "replaces", _old_supersedes)
         elif name == "paraphrase":
             patch(extractive, "same_fact", _near_duplicate_only)
+        elif name == "slotmodel":
+            patch(slotmodel, "model", lambda: None)
 
     def restore() -> None:
         for module, name, value in reversed(saved):

@@ -6,7 +6,7 @@ runs it), then compares MEMORY.md and the archive with the labels (see
 ``bench/dream_scenarios.py``) and prints, for each part, every measure with its target,
 then the same measures by category (the scenarios' tags).
 
-Usage: ``python bench/dream_quality.py [--split dev|heldout|all] [--scenario NAME]
+Usage: ``python bench/dream_quality.py [--split dev|heldout|heldout2|all] [--scenario NAME]
 [--without PIECE ...] [--show] [--json]``. ``--without`` switches off one piece of the
 judgement (``python bench/dream_quality.py --help`` lists them) for the ablation rows;
 ``--show`` prints each scenario's MEMORY.md and what the labels say about every item.
@@ -407,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench.dream_ablation import PIECES, switch_off
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=("dev", "heldout", "all"), default="all")
+    parser.add_argument("--split", choices=("dev", "heldout", "heldout2", "all"), default="all")
     parser.add_argument("--scenario", action="append", default=[])
     parser.add_argument("--without", action="append", default=[], choices=sorted(PIECES))
     parser.add_argument("--show", action="store_true")
@@ -416,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cold", action="store_true", help="no shared embedding cache")
     parser.add_argument("--keep", help="run in this folder and keep the memory roots")
     args = parser.parse_args(argv)
-    splits = ("dev", "heldout") if args.split == "all" else (args.split,)
+    splits = ("dev", "heldout", "heldout2") if args.split == "all" else (args.split,)
     restore = switch_off(args.without)
     results: dict[str, dict[str, object]] = {}
     try:
@@ -440,7 +440,11 @@ def main(argv: list[str] | None = None) -> int:
                 results[split] = {"total": total, "by_tag": by_tag, "per": per}
                 if args.json:
                     continue
-                name = {"dev": "dev (tuned on)", "heldout": "held-out (not tuned on)"}[split]
+                name = {
+                    "dev": "dev (tuned on)",
+                    "heldout": "held-out (not tuned on)",
+                    "heldout2": "held-out 2 (not tuned on)",
+                }[split]
                 print(
                     table(
                         f"{name}: {len(scenarios)} scenarios, {lines} note lines, "

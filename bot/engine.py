@@ -108,11 +108,12 @@ class Bot:
             session.save()
             if not message.addressed:
                 return []
-            reply = self._answer(ctx, session)
-            answered = self.clock().astimezone(self.config.zone)
-            self.conversations.say(
-                session, root, ChatTurn.make("assistant", reply, answered), answered
-            )
+            reply, spoken = self._answer(ctx, session)
+            if spoken:  # the bot's own notices are no part of the conversation
+                answered = self.clock().astimezone(self.config.zone)
+                self.conversations.say(
+                    session, root, ChatTurn.make("assistant", reply, answered), answered
+                )
             if not session.save():
                 reply += "\n" + ctx.lang.t("reply.not_saved", error=session.save_error)
         return self._deliver(ctx, reply)
@@ -124,25 +125,29 @@ class Bot:
         self.plugins.emit(ReplySent(ctx, replies))
         return replies
 
-    def _answer(self, ctx: ChatContext, session: Session) -> str:
+    def _answer(self, ctx: ChatContext, session: Session) -> tuple[str, bool]:
+        """The reply, and whether the model said it. Anything else is the bot's notice (no
+        model, with its memory hits; the model failed; the context is still too long): it
+        is told, but it is no turn of the conversation, so neither the session log, the
+        notes, memory search nor the model's next prompt sees it."""
         event = ContextHandled(ctx, list(session.window))
         self.plugins.emit(event)
         if ctx.reply is not None:
-            return ctx.reply
+            return ctx.reply, False
         if self.agent is None:
-            return ctx.lang.t("reply.offline")
+            return ctx.lang.t("reply.offline"), False
         for attempt in (1, 2):
             try:
-                return self.agent.answer(self._messages(event, session), event.tools)
+                return self.agent.answer(self._messages(event, session), event.tools), True
             except ContextOverflow:
                 if attempt == 2:
-                    return ctx.lang.t("reply.too_long")
+                    return ctx.lang.t("reply.too_long"), False
                 log.warning("context overflow in %s; saving and trimming", ctx.scope.key)
                 self.conversations.overflow(session, ctx.scope, ctx.root, ctx.now)
             except ModelError as exc:
                 log.warning("model unavailable: %s", exc, exc_info=exc.__cause__)
-                return ctx.lang.t("reply.model_error", error=exc)
-        return ""
+                return ctx.lang.t("reply.model_error", error=exc), False
+        return "", False
 
     def _messages(self, event: ContextHandled, session: Session) -> list[dict[str, Any]]:
         system = "\n\n".join([self.config.character_desc, *event.system_blocks])

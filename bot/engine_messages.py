@@ -38,6 +38,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "conflict_sides": re.compile(r"conflict (?P<cid>\S+) has sides 1 to (?P<n>\d+)"),
     "resolve_usage": re.compile(r"resolve takes keep N, drop N or both"),
+    "busy": re.compile(r"busy: \S+ is locked(?: by another process)?"),
 }
 _TIMES = {"when"}  # parts that are moments, shown the local way
 _COUNTS = {"n", "days"}

@@ -20,7 +20,7 @@ from bot.i18n import Translator
 from bot.scope_state import dreaming_enabled, set_dreaming
 from bot.triggers import manual
 from memory.dream.model import MAX_DAYS, MIN_DAYS
-from memory.errors import MemoryEngineError
+from memory.errors import Busy, MemoryEngineError
 from memory.usage import record_uses, uses_of_hits
 from plugins.base import Plugin, on
 from plugins.events import ChatContext, MessageReceived
@@ -173,7 +173,12 @@ class CommandsPlugin(Plugin):
             if text.lower() == "cancel":
                 return tr.t("forget.cancelled")
             self.services.search.discard(ctx.root)
-            removed = apply_forget(ctx.root, pending[0])
+            try:
+                removed = apply_forget(ctx.root, pending[0])
+            except Busy:  # a dream holds the memory: the forget waits to be confirmed again
+                with self._lock:
+                    self._forget.setdefault(key, pending)
+                return tr.t("forget.busy")
             self.services.search.discard(ctx.root)  # no search keeps the old index open
             turns = self.services.conversations.forget(ctx.scope, pending[0].text, apply=True)
             messages = tr.t("count.message", n=turns)

@@ -27,9 +27,11 @@ from memory.conflicts import assign_ids, settled_ids, with_conflict
 from memory.dream import sections
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
-from memory.dream.judge import bitext, dates, importance
+from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
+from memory.dream.grounding import support
+from memory.dream.judge import bitext, dates, importance, slotmodel
 from memory.dream.judge.classifier import Judgement, classify
-from memory.dream.judge.clauses import split_changed
+from memory.dream.judge.clauses import packed, split_changed
 from memory.dream.judge.relations import (
     Said,
     alias_of,
@@ -108,9 +110,15 @@ class Cluster:
 
     def revise(self, kept: str, retired: str, by: Cluster) -> None:
         """Keep only part of the head's wording: ``retired``, a clause ``by`` gives a new
-        value for, leaves (the clause is archived as superseded)."""
+        value for, leaves (the clause is archived as superseded), and with it the other
+        members that said only what it said, so the item cites only lines that say it."""
         head = self.head
-        self.retired.append((Statement(retired, head.refs, head.day, head.order), by))
+        gone = [s for s in self.members if s is not head and support(kept, [s.text]) < SUPPORT]
+        refs = compress_refs(ref for s in (head, *gone) for ref in s.refs)
+        self.retired.append((Statement(retired, refs, head.day, head.order), by))
+        left = {id(s) for s in gone}
+        self.members = [s for s in self.members if id(s) not in left]
+        self._refs = self._latest = None
         due = _due(kept, head.day, relative_only=False)
         self._head = replace(head, text=kept, _said=None, due=due)
         self._head.ahead = _ahead(kept, head.day)
@@ -424,9 +432,13 @@ class ExtractiveEngine:
 
     def _supersede(self, clusters: list[Cluster]) -> list[Cluster]:
         """Each cluster against the older ones of its subject that could hold the same
-        slot: sharing a content word or a topic family (every rule needs one of them)."""
+        slot: sharing a content word or a topic family (every rule needs one of them), or,
+        for a statement that says something changed, its nearest older ones by embedding
+        ("跳槽去京东" and "在网易做前端开发" share neither)."""
         ordered = sorted(clusters, key=lambda c: (c.latest, c.head.text))
         index: dict[tuple[str, str], list[Cluster]] = defaultdict(list)
+        seen_clusters: list[Cluster] = []
+        mine: dict[str, tuple[list[int], np.ndarray | None]] = {}  # each subject's vectors
         out: list[Cluster] = []
         for newer in ordered:
             self._check()
@@ -435,44 +447,70 @@ class ExtractiveEngine:
             keys += [(head.subject, "family:" + f) for f in sorted(features(head.text).families)]
             seen: set[int] = set()
             said = head.said()
-            for key in keys:
-                if len(index[key]) > COMMON_TOKEN:
-                    continue  # a word this common says nothing about the slot
-                for older in index[key]:
-                    if id(older) in seen:
-                        continue
-                    seen.add(id(older))
-                    if older.superseded_by is not None or older.latest >= newer.latest:
-                        continue
-                    old_said = older.head.said()
-                    cosine = _cosine(head, older.head)
-                    if not self._contradicts(said, old_said, cosine) or self._kept_apart(
-                        older, newer
-                    ):
-                        continue
-                    if verdict(newer.side(), older.side()) == "open":
-                        self._open.append((older, newer))  # both stay, marked
-                        continue
-                    part = split_changed(old_said, said)
-                    if part is not None:  # one clause of a packed statement changed
-                        older.revise(part.kept, part.retired, newer)
-                        continue
-                    older.superseded_by = newer
-                    out.append(older)
+            found: list[tuple[Cluster, float, str]] = []
+            candidates = [
+                older
+                for key in keys
+                if len(index[key]) <= COMMON_TOKEN  # a word this common says nothing
+                for older in index[key]
+            ]
+            candidates += _nearest(head, seen_clusters, mine.get(head.subject))
+            for older in candidates:
+                if id(older) in seen:
+                    continue
+                seen.add(id(older))
+                if older.superseded_by is not None or older.latest >= newer.latest:
+                    continue
+                old_said = older.head.said()
+                cosine = _cosine(head, older.head)
+                how = self._judge_change(said, old_said, cosine)
+                if how is None or self._kept_apart(older, newer):
+                    continue
+                found.append((older, _slot_probability(said, old_said, cosine), how))
+            for older, _, how in _one_slot(found):
+                if verdict(newer.side(), older.side()) == "open":
+                    self._open.append((older, newer))  # both stay, marked
+                    continue
+                old_said = older.head.said()
+                learned = how == "learned"
+                part = split_changed(old_said, said, by_words=learned)
+                if part is not None:  # one clause of a packed statement changed
+                    older.revise(part.kept, part.retired, newer)
+                    continue
+                if learned and packed(old_said):
+                    continue  # the learned judgement names no clause: the rest may stand
+                older.superseded_by = newer
+                out.append(older)
             for key in keys:
                 index[key].append(newer)
+            if head.vector is not None:
+                _append(mine, head.subject, len(seen_clusters), head.vector)
+            seen_clusters.append(newer)
         return out
 
     @staticmethod
     def _contradicts(newer: Said, older: Said, cosine: float | None = None) -> bool:
-        """A new value for what ``older`` said: the judge's ``replaces``, or the same
-        subject naming another value of the same exclusive slot (住在上海 / 住在北京, or a
-        doubt about it: "maybe it is Munich now?")."""
+        """A new value for what ``older`` said (see :meth:`_judge_change`)."""
+        return ExtractiveEngine._judge_change(newer, older, cosine) is not None
+
+    @staticmethod
+    def _judge_change(newer: Said, older: Said, cosine: float | None = None) -> str | None:
+        """What finds ``newer`` a new value for what ``older`` said: ``rules`` (the judge's
+        ``replaces``, or the same subject naming another value of the same exclusive slot:
+        住在上海 / 住在北京, or a doubt about it, "maybe it is Munich now?"), ``learned``
+        (the learned slot judgement alone), or None."""
         if replaces(newer, older, cosine):
-            return True
+            return "rules"
         if newer.subject != older.subject:
-            return False
-        return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)
+            return None
+        if swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2):
+            return "rules"
+        if (
+            older.kind != "identity"
+            and _slot_probability(newer, older, cosine) >= slotmodel.THRESHOLD
+        ):
+            return "learned"  # the same slot, another named value ("美团" -> "小米")
+        return None
 
     @staticmethod
     def _kept_apart(a: Cluster, b: Cluster) -> bool:
@@ -541,6 +579,44 @@ class ExtractiveEngine:
         return with_conflict(item, self._conflict_of.get(id(cluster), ""))
 
 
+NEAREST = 4  # a change is compared with this many of its subject's nearest older statements
+NEAREST_COSINE = 0.85  # and only those at least this close
+ONE_SLOT_MARGIN = 0.25  # a change retires the slots it most likely holds, within this
+
+
+def _nearest(
+    head: Statement,
+    clusters: list[Cluster],
+    subject: tuple[list[int], np.ndarray | None] | None,
+) -> list[Cluster]:
+    """The older clusters of ``head``'s subject (``subject``: their ids in ``clusters`` and
+    their head vectors) nearest it by embedding, when ``head`` says that something changed
+    (a change needs no word in common with what it changes)."""
+    if head.vector is None or subject is None or slotmodel.model() is None:
+        return []
+    ids, matrix = subject
+    if not ids or matrix is None or not slotmodel.says_change(head.text):
+        return []
+    sims = matrix[: len(ids)] @ head.vector
+    best = np.argsort(-sims, kind="stable")[:NEAREST]
+    return [clusters[ids[i]] for i in best if sims[i] >= NEAREST_COSINE]
+
+
+def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:
+    who = core_words(newer.subject) | core_words(older.subject)
+    return slotmodel.probability(newer.text, older.text, cosine, who)
+
+
+def _one_slot(found: list[tuple[Cluster, float, str]]) -> list[tuple[Cluster, float, str]]:
+    """What one newer statement retires: each older one the judgement found, unless the
+    learned judgement holds another far likelier the slot it changes (one change, one
+    slot: "搬到余杭区，离新公司近" moves the home, not the job)."""
+    if len(found) < 2:
+        return found
+    best = max(p for _, p, _ in found)
+    return [one for one in found if one[1] >= best - ONE_SLOT_MARGIN]
+
+
 def _subject(st: Statement, names: frozenset[str]) -> str:
     """Whom ``st`` is about: in a group, a line that reports on another member ("Alice: Bob
     lives in Paris", Bob being one of the chat's speakers) is about that member, whoever
@@ -566,14 +642,18 @@ def _read(st: Statement) -> str:
 
 
 def _aliases(statements: list[Statement], names: frozenset[str]) -> dict[str, str]:
-    """The names the chat gave people ("用户的儿子叫豆豆"): a name given two people is none."""
+    """The names the chat gave people ("用户的儿子叫豆豆"; a Chinese name of three by its
+    given name too): a name given two people is none, a speaker's name is the speaker's."""
     out: dict[str, str] = {}
     for st in statements:
         found = alias_of(st.text, names)
         if found:
             name, whom = found
-            out[name] = whom if out.get(name, whom) == whom else ""
-    return {name: whom for name, whom in out.items() if whom}
+            # a Chinese name of three is also called by its given name ("周天佑", "天佑")
+            given = [name[1:]] if len(name) == 3 and has_cjk(name) else []
+            for called in [name, *given]:
+                out[called] = whom if out.get(called, whom) == whom else ""
+    return {name: whom for name, whom in out.items() if whom and name not in names}
 
 
 def _heads(clusters: list[Cluster]) -> np.ndarray:

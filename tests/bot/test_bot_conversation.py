@@ -157,7 +157,12 @@ def test_offline_mode_records_and_shows_memory_hits(make_bot: BotFactory) -> Non
     assert "No model is configured" in reply
     assert "2026-11-28.md" in reply and "salmon" in reply
     session = bot.conversations.session(owner("x").scope)
-    assert [t.content for t in session.window] == ["what does Tofu eat?", reply]
+    assert [t.content for t in session.window] == ["what does Tofu eat?"]
+    # the notice is told, not remembered: the next message's hits never quote it
+    (again,) = bot.handle(owner("what does Tofu eat?"))
+    assert "salmon" in again and "No model is configured" not in again.split("\n", 1)[1]
+    logged = (root.path / "sessions" / "2026-11-29.jsonl").read_text(encoding="utf-8")
+    assert "No model is configured" not in logged
 
 
 def test_secrets_never_reach_the_notes(make_bot: BotFactory, llm: FakeOpenAI) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot_support import BotFactory, all_text, group, owner, private
 
+from memory.dream.state import root_lock
 from memory.paths import MemoryRoot
 from tests.fakes.clock import FakeClock
 from tests.fakes.openai_server import FakeOpenAI
@@ -84,8 +85,24 @@ def test_forget_reaches_the_log_and_the_conversation(make_bot: BotFactory) -> No
     assert answer.startswith("Forgotten: ")
     root = bot.services.scopes.root_for(owner("x").scope)
     turns = logged(root)
-    assert len(turns) == 4  # offline, each message got an answer (its hits quote the log)
-    assert turns[0]["content"] == "[forgotten]" and turns[2]["content"] == "I like tea"
+    assert len(turns) == 2  # offline, the bot's notices are no turns of the conversation
+    assert turns[0]["content"] == "[forgotten]" and turns[1]["content"] == "I like tea"
+    assert "Zora" not in all_text(root.path)
+
+
+def test_a_forget_confirmed_while_a_dream_runs_waits_to_be_confirmed_again(
+    make_bot: BotFactory,
+) -> None:
+    bot, _ = make_bot()
+    bot.handle(owner("the surprise party for Zora is on Friday"))
+    bot.handle(owner("/memory forget Zora"))
+    root = bot.services.scopes.root_for(owner("x").scope)
+    with root_lock(root):  # a dream holds this memory
+        (answer,) = bot.handle(owner("/memory forget confirm"))
+        assert answer.startswith("A dream or another memory task is running")
+        assert "Zora" in all_text(root.path)  # nothing deleted
+    (answer,) = bot.handle(owner("/memory forget confirm"))
+    assert answer.startswith("Forgotten: ")
     assert "Zora" not in all_text(root.path)
 
 

@@ -38,16 +38,25 @@ def gates(root: MemoryRoot) -> list[tuple[str, str, str]]:
 
 
 def talk(bot: Bot, clock: FakeClock, times: int = 1) -> None:
+    """The six facts, a message each, ``times`` over: about 0.8 KiB of session log a round
+    (the bot's offline notices are no part of it)."""
     for _ in range(times):
         for fact in FACTS:
             bot.handle(owner(fact))
             clock.advance(seconds=20)
 
 
+def tell_at_length(bot: Bot, clock: FakeClock, messages: int) -> None:
+    """Long messages, all six facts in each: about 0.5 KiB of session log apiece."""
+    for n in range(messages):
+        bot.handle(owner(f"({n}) " + "; ".join(FACTS)))
+        clock.advance(seconds=20)
+
+
 def test_idle_then_min_hours_then_idle_again(make_bot: BotFactory, clock: FakeClock) -> None:
     bot, channel = make_bot(dream_min_new_kib=1)
     root, watch = owner_root(bot), bot.services.triggers
-    talk(bot, clock)
+    talk(bot, clock, times=2)  # over 1 KiB
     assert watch.check() == []  # idle gate: the chat was active a moment ago
     assert watch.check() == []  # the same decision again is not recorded twice
     assert gates(root) == [("skip", "idle", "idle")]
@@ -60,7 +69,7 @@ def test_idle_then_min_hours_then_idle_again(make_bot: BotFactory, clock: FakeCl
     assert "tomatoes" in root.memory_md.read_text(encoding="utf-8")
     assert decisions(root)[-1]["reason"].startswith("quiet for 31 min with ")
 
-    talk(bot, clock)
+    talk(bot, clock, times=2)
     clock.advance(minutes=40)
     assert watch.check() == []  # min-hours gate: the last dream is 40 minutes old
     assert decisions(root)[-1]["gate"] == "min_hours"
@@ -79,7 +88,7 @@ def test_idle_then_min_hours_then_idle_again(make_bot: BotFactory, clock: FakeCl
     ]
     status = bot.handle(owner("/dreaming status"))[0]
     assert (
-        "Last trigger decision (30 Nov, 15:15): idle dream started: quiet for "
+        "Last trigger decision (30 Nov, 15:19): idle dream started: quiet for "
         "24.7 h with " in status
     )
 
@@ -93,7 +102,7 @@ def test_volume_gate_needs_8_kib_of_new_material(make_bot: BotFactory, clock: Fa
     (last,) = decisions(root)
     assert last["gate"] == "volume"
     assert last["reason"].startswith("only ") and last["reason"].endswith("it needs 8 KiB")
-    talk(bot, clock, times=3)
+    tell_at_length(bot, clock, 16)
     clock.advance(minutes=45)
     (job,) = watch.check()
     assert job.origin == "idle"

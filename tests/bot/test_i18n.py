@@ -182,6 +182,7 @@ def test_a_chat_without_words_yet_speaks_its_memorys_language(make_bot: BotFacto
 def engine_messages(bot_factory: BotFactory) -> dict[str, str]:
     """Each message of the engine the bot translates, produced by the real engine."""
     from memory.dream import DreamOptions, run_dream
+    from memory.dream.state import root_lock
     from memory.forget import plan_forget
     from memory.history import undo
     from memory.resolve import resolve
@@ -229,6 +230,8 @@ def engine_messages(bot_factory: BotFactory) -> dict[str, str]:
     out["no_such_conflict"] = error(lambda: resolve(root, "c7", "keep", 1, now=NOW))
     out["conflict_sides"] = error(lambda: resolve(root, "c1", "keep", 3, now=NOW))
     out["resolve_usage"] = error(lambda: resolve(root, "c1", "pick", 1, now=NOW))
+    with root_lock(root):  # as while a dream runs
+        out["busy"] = error(lambda: undo(root, now=NOW))
     return out
 
 

