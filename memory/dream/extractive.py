@@ -14,6 +14,7 @@ exact item that left.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -46,6 +47,7 @@ from memory.dream.judge.relations import (
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.similarity import features
+from memory.dream.verdicts import VerdictCache, open_verdicts
 from memory.memory_file import MemoryItem, cited_lines
 from memory.provenance import SourceRef, compress_refs
 from memory.segment import has_cjk
@@ -192,9 +194,11 @@ class ExtractiveEngine:
         self._open: list[tuple[Cluster, Cluster]] = []  # (older, newer): neither replaced
         self._conflict_of: dict[int, str] = {}  # id(cluster) -> its open conflict's id
         self._matrix: np.ndarray | None = None  # the statements' vectors, one row a text
+        self.verdicts: VerdictCache | None = None  # the root's pair verdicts, if kept
 
     def propose(self, inputs: DreamInputs) -> Proposal:
         self._check = inputs.check  # the dream's stop request, asked in the long loops
+        self.verdicts = open_verdicts(inputs.state_dir) if inputs.state_dir is not None else None
         zh = _scope_is_chinese(inputs)
         statements, dropped = self._statements(inputs)
         self._judge(statements, inputs)
@@ -377,8 +381,9 @@ class ExtractiveEngine:
             postings = index.get((st.subject, token))
             if postings and len(postings) < COMMON_TOKEN:
                 counts.update(postings)
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        candidates = [cid for cid, _ in ranked[:CANDIDATES_PER_LOOKUP]]
+        # the most shared first, the oldest among equals (no full sort: most are cut)
+        ranked = heapq.nsmallest(CANDIDATES_PER_LOOKUP, ((-n, cid) for cid, n in counts.items()))
+        candidates = [cid for _, cid in ranked]
         if st.vector is not None:  # paraphrases and the other language share few words
             ids, matrix = vectors.get(st.subject, ([], None))
             if ids and matrix is not None:
@@ -404,7 +409,7 @@ class ExtractiveEngine:
                 for i, value in zip(where, sims.tolist(), strict=True):
                     cosines[i] = value
         for (cluster, member), cosine in zip(pairs, cosines, strict=True):
-            if same_fact(member.said(), said, cosine):
+            if self._same_fact(member.said(), said, cosine):
                 return cluster
         return None
 
@@ -463,7 +468,7 @@ class ExtractiveEngine:
                     continue
                 old_said = older.head.said()
                 cosine = _cosine(head, older.head)
-                how = self._judge_change(said, old_said, cosine)
+                how = self._judged_change(said, old_said, cosine)
                 if how is None or self._kept_apart(older, newer):
                     continue
                 found.append((older, _slot_probability(said, old_said, cosine), how))
@@ -488,6 +493,21 @@ class ExtractiveEngine:
             seen_clusters.append(newer)
         return out
 
+    def _same_fact(self, a: Said, b: Said, cosine: float | None) -> bool:
+        if self.verdicts is None:
+            return same_fact(a, b, cosine)
+        return self.verdicts.ask("same_fact", a, b, cosine, same_fact)
+
+    def _judged_change(self, newer: Said, older: Said, cosine: float | None) -> str | None:
+        """:meth:`_judge_change`, its two verdicts remembered across dreams."""
+        if self.verdicts is None:
+            return self._judge_change(newer, older, cosine)
+        if self.verdicts.ask("rules_change", newer, older, cosine, self._rules_change):
+            return "rules"
+        if self.verdicts.ask("learned_change", newer, older, cosine, self._learned_change):
+            return "learned"
+        return None
+
     @staticmethod
     def _contradicts(newer: Said, older: Said, cosine: float | None = None) -> bool:
         """A new value for what ``older`` said (see :meth:`_judge_change`)."""
@@ -499,18 +519,28 @@ class ExtractiveEngine:
         ``replaces``, or the same subject naming another value of the same exclusive slot:
         住在上海 / 住在北京, or a doubt about it, "maybe it is Munich now?"), ``learned``
         (the learned slot judgement alone), or None."""
-        if replaces(newer, older, cosine):
+        if ExtractiveEngine._rules_change(newer, older, cosine):
             return "rules"
-        if newer.subject != older.subject:
-            return None
-        if swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2):
-            return "rules"
-        if (
-            older.kind != "identity"
-            and _slot_probability(newer, older, cosine) >= slotmodel.THRESHOLD
-        ):
-            return "learned"  # the same slot, another named value ("美团" -> "小米")
+        if ExtractiveEngine._learned_change(newer, older, cosine):
+            return "learned"
         return None
+
+    @staticmethod
+    def _rules_change(newer: Said, older: Said, cosine: float | None = None) -> bool:
+        if replaces(newer, older, cosine):
+            return True
+        if newer.subject != older.subject:
+            return False
+        return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)
+
+    @staticmethod
+    def _learned_change(newer: Said, older: Said, cosine: float | None = None) -> bool:
+        """The same slot, another named value ("美团" -> "小米")."""
+        return (
+            newer.subject == older.subject
+            and older.kind != "identity"
+            and _slot_probability(newer, older, cosine) >= slotmodel.THRESHOLD
+        )
 
     @staticmethod
     def _kept_apart(a: Cluster, b: Cluster) -> bool:

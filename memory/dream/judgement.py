@@ -34,6 +34,7 @@ from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.relations import Said, subject_of
 from memory.dream.judge.wording import readable, worded
 from memory.dream.similarity import features, near_duplicate
+from memory.dream.verdicts import VerdictCache
 from memory.speaker import split
 
 CHECK_EVERY = 256
@@ -71,8 +72,14 @@ class TextJudge:
     (the root's :class:`EmbeddingCache`, which the engine then finds filled) with the
     engine's chatter threshold, else by words with the stricter one."""
 
-    def __init__(self, texts: Iterable[str], cache: EmbeddingCache | None = None) -> None:
+    def __init__(
+        self,
+        texts: Iterable[str],
+        cache: EmbeddingCache | None = None,
+        verdicts: VerdictCache | None = None,
+    ) -> None:
         texts = list(texts)
+        self.verdicts = verdicts  # the root's pair verdicts (memory.dream.verdicts), if kept
         self.names = frozenset(
             s for s in (split(t).speaker for t in texts) if s and s not in ("用户", "User")
         )
@@ -122,7 +129,9 @@ class TextJudge:
     def same_fact(self, a: str, b: str) -> bool:
         """One fact about one subject, as the engine decides without embeddings."""
         tick()
-        return relations.same_fact(self.said(a), self.said(b))
+        if self.verdicts is None:
+            return relations.same_fact(self.said(a), self.said(b))
+        return self.verdicts.ask("same_fact", self.said(a), self.said(b), None, relations.same_fact)
 
     def durability(self, text: str) -> float:
         """How lasting the statement's kind is, in [0, 1], by the engine's own weights."""

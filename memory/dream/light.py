@@ -30,6 +30,7 @@ from memory.dream.evidence import (
 from memory.dream.judgement import TextJudge, blocking_keys, concepts
 from memory.dream.scoring import Evidence, confidence
 from memory.dream.short_term import Candidate, ShortTerm, candidate_key, line_hash
+from memory.dream.verdicts import open_verdicts
 from memory.forget import TOMBSTONE
 from memory.provenance import SourceRef, compress_refs
 from memory.segment import warm
@@ -212,7 +213,7 @@ def stage(ctx: DreamContext, sources: list[EvidenceSource]) -> LightResult:
     texts = [judged(n.text) for n in statements]
     warm(texts)  # every line's words cut at once (the judge and the engine read them)
     cache = open_cache(ctx.root.state_dir)
-    judge = result.judge = TextJudge(texts, cache)
+    judge = result.judge = TextJudge(texts, cache, open_verdicts(ctx.root.state_dir))
     judge.prepare(judged(c.text) for c in store.candidates.values())
     if cache is not None:
         cache.save()

@@ -29,6 +29,7 @@ from memory.dream.session_source import window_digest
 from memory.dream.short_term import load_short_term
 from memory.dream.state import append_event, load_state, root_lock, save_state
 from memory.dream.upkeep import TierView, upkeep_due
+from memory.dream.verdicts import open_verdicts
 from memory.errors import DreamRefused, ModelError, UsageError
 from memory.llm import ChatModel
 from memory.memory_file import cited_lines
@@ -151,6 +152,7 @@ def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:
                         time.perf_counter() - started,
                         time.process_time() - cpu,
                     )
+            _save_verdicts(ctx)
             assert ctx.state.deep is not None, "the deep phase did not run"
             proposal = ctx.state.deep.proposal
             check_accounting(inputs, proposal)
@@ -163,6 +165,16 @@ def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:
     if not options.dry_run:
         _record(root, state, report, ctx.now)
     return report
+
+
+def _save_verdicts(ctx: DreamContext) -> None:
+    """Keep the pair verdicts the phases asked for (derived data, like the embeddings: a
+    crash or a refused result leaves a cache that is right for any later dream)."""
+    verdicts = open_verdicts(ctx.root.state_dir)
+    if verdicts is not None and not ctx.options.dry_run:
+        hits, misses = verdicts.counted()
+        verdicts.save(prune=True)
+        log.debug("verdicts: %d cached, %d judged", hits, misses)
 
 
 def fill_report(report: DreamReport, ctx: DreamContext, proposal: Proposal) -> None:

@@ -17,20 +17,36 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
-from memory.search import vector_packs
+from memory.search import vector_codecs, vector_packs
 from memory.search.embeddings.base import EmbeddingError, EmbeddingProvider
 from memory.search.embeddings.registry import ProviderConfig, build, resolve
 from memory.search.store import Store, StoredChunk
 from memory.search.vector_index import Codec, VectorIndex
 
 Progress = Callable[[str], None]
-DEFAULT_CODEC = "float16"
+DEFAULT_CODEC = "sq8"  # float16 below vector_codecs.FIT_MIN vectors, then 8-bit codes
+STORED = {"sq8": ("float16", "sq8")}  # the codecs a cache may hold under each setting
 PACK_DELTA_MIN, PACK_DELTA_SHARE = 256, 0.02  # changes before the checkpoint is rewritten
 SMALL_BLOCKS_MAX = 32  # small cache blocks (one a background batch) before they are merged
+PREFETCH_MAX = 16  # query texts embedded ahead and not yet asked for, at most
+
+_worker: ThreadPoolExecutor | None = None
+_worker_lock = threading.Lock()
+
+
+def _query_worker() -> ThreadPoolExecutor:
+    """The one thread of the process that embeds queries ahead of their search (the model
+    embeds one text at a time anyway, under its lock)."""
+    global _worker
+    with _worker_lock:
+        if _worker is None:
+            _worker = ThreadPoolExecutor(1, thread_name_prefix="memory-query")
+        return _worker
 
 
 def _select(codes: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -70,6 +86,8 @@ class VectorSide:
         self._stop = threading.Event()
         self._started = False
         self._delta = 0  # chunks added or removed since the packed checkpoint
+        self._tag = ""  # the cache's codec and fit the index's codes were made with
+        self._ahead: dict[str, Future[np.ndarray]] = {}  # query texts being embedded ahead
 
     @property
     def explicit(self) -> bool:
@@ -102,14 +120,29 @@ class VectorSide:
     def model_key(self) -> str | None:
         return self.provider.key if self.provider else None
 
-    def _codec(self, dim: int) -> Codec:
-        return Codec(self.codec_name, dim)
-
     def _register(self, dim: int) -> None:
-        """Know the provider's cache id and codec once its dimension is known."""
+        """Know the provider's cache id and codec once its dimension is known (a new cache
+        starts with the first codec its setting allows; ``sq8`` is reached by a fit)."""
         if self.provider is not None and self.model is None:
-            self.model = self.store.model_id(self.provider.key, dim, self.codec_name)
-            self.index = VectorIndex(self._codec(dim))
+            first, *more = STORED.get(self.codec_name, (self.codec_name,))
+            self.model = self.store.model_id(self.provider.key, dim, first, more)
+            self.index = VectorIndex(self._stored_codec(self.model, dim))
+
+    def _stored_codec(self, model: int, dim: int) -> Codec:
+        known = self.store.model_of(self.model_key or "")
+        name = known[2] if known is not None else self.codec_name
+        self._tag = vector_codecs.tag(self.store.conn, model)
+        if name != "sq8":
+            return Codec(name, dim)
+        fit = vector_codecs.read(self.store.conn, model)
+        if fit is None:
+            raise ValueError("an 8-bit cache without its ranges")
+        return Codec(name, dim, tuple(float(x) for x in fit.ranges))
+
+    def current(self) -> bool:
+        """The index's codes have the cache's codec and fit (another process may have
+        re-encoded the cache: then the index must be loaded again)."""
+        return self.model is None or vector_codecs.tag(self.store.conn, self.model) == self._tag
 
     def load(self, generation: str | None) -> None:
         """Fill FAISS for every current chunk, from the packed checkpoint when it matches
@@ -120,17 +153,20 @@ class VectorSide:
         self.ids.clear()
         self._pending.clear()
         self._delta = 0
-        known = self.store.model_of(self.provider.key)
-        if known is not None and known[2] == self.codec_name:
-            self._register(known[1])
         legacy = self.store.legacy_vectors(self.provider.key)
         if legacy:
             self._carry_over(legacy)
-        if self.model is None or self.index is None:
-            self._pending = {c.id: (c.text_hash, c.text) for c in self.store.chunks_after(0)}
-            return
-        if not self._load_pack(generation):
-            self._load_cache()
+            self.model, self.index = None, None
+        # the codec and the codes of one state of the cache, read through a memory map
+        with self.store.mapped(), self.store.snapshot():
+            known = self.store.model_of(self.provider.key)
+            if known is not None and known[2] in STORED.get(self.codec_name, (self.codec_name,)):
+                self._register(known[1])
+            if self.model is None or self.index is None:
+                self._pending = {c.id: (c.text_hash, c.text) for c in self.store.chunks_after(0)}
+                return
+            if not self._load_pack(generation):
+                self._load_cache()
 
     def _load_pack(self, generation: str | None) -> bool:
         """The checkpoint, its blocks and what changed since, read in one snapshot (another
@@ -224,6 +260,7 @@ class VectorSide:
         chunk's code is (the caller holds the write lock and has caught up with the
         database) when enough changed since the last checkpoint or its blocks moved; the
         caller commits."""
+        self._adapt(generation)
         index, model = self.index, self.model
         if index is None or model is None or index.size < vector_packs.PACK_MIN:
             return False
@@ -248,6 +285,46 @@ class VectorSide:
         )
         vector_packs.write(self.store.conn, model, state, located, pending)
         self._delta = 0
+        return True
+
+    def _adapt(self, generation: str | None) -> bool:
+        """Re-encode the cache as 8-bit codes once the index holds ``FIT_MIN`` vectors, or
+        with wider ranges once clipping is frequent (:mod:`memory.search.vector_codecs`),
+        then load FAISS again from it; the caller holds the write lock."""
+        index, model, conn = self.index, self.model, self.store.conn
+        if self.codec_name != "sq8" or index is None or model is None:
+            return False
+        if index.codec.name == "float16" and index.size < vector_codecs.FIT_MIN:
+            return False
+        if index.codec.name == "sq8" and not (
+            (known := vector_codecs.read(conn, model)) is not None and known.due
+        ):
+            return False
+        started = not conn.in_transaction
+        if started:
+            conn.execute("BEGIN IMMEDIATE")  # the fit and the re-encoding see one cache
+        try:
+            if vector_codecs.tag(conn, model) != self._tag:
+                conn.rollback()
+                return False  # another process changed the codes: it fits them
+            if index.codec.name == "float16":
+                seen = self.store.extent(model, index.codec.decode)
+                if seen.low is None or seen.high is None:
+                    conn.rollback()
+                    return False
+                fit = vector_codecs.Fit(1, vector_codecs.ranges_of(seen.low, seen.high))
+            else:
+                old = vector_codecs.read(conn, model)
+                assert old is not None
+                fit = vector_codecs.Fit(old.fit + 1, vector_codecs.widened(old))
+            fresh = Codec("sq8", index.dim, tuple(float(x) for x in fit.ranges))
+            self.store.recode(model, index.codec.decode, fresh.encode, "sq8", fit)
+        except BaseException:
+            if started:
+                conn.rollback()
+            raise
+        self.index = None  # the old codes are released before the new ones are read
+        self.load(generation)
         return True
 
     def prune(self) -> int:
@@ -333,7 +410,10 @@ class VectorSide:
                 assert self.index is not None and self.model is not None
                 codes = self.index.codec.encode(vectors)
                 by_hash = {d: c.tobytes() for d, c in zip(texts, codes, strict=True)}
-                self.store.put_codes(self.model, list(by_hash.items()))
+                if not self.store.put_codes(
+                    self.model, list(by_hash.items()), tag=self._tag, vectors=vectors
+                ):
+                    return done  # re-encoded by another process: reloaded on next search
                 live = [(i, by_hash[d]) for i, (d, _) in batch if i in self._pending]
                 self._add_codes([i for i, _ in live], [c for _, c in live])
                 for i, _ in live:
@@ -363,6 +443,28 @@ class VectorSide:
         """Ask the background embedder to stop after its current batch, and wait for it."""
         self._stop.set()
         self.wait()
+        while self._ahead:
+            self._ahead.popitem()[1].cancel()
+
+    def prefetch(self, texts: Sequence[str]) -> None:
+        """Start embedding these query texts on another thread, so that a search does its
+        refresh and keyword side meanwhile (the engine and SQLite release the GIL).
+        :meth:`query` takes a text's vector from here, and embeds it itself when the
+        other thread has not started on it. Not a cache: a vector is used once."""
+        provider, index = self.provider, self.index
+        if provider is None or index is None or index.size == 0:
+            return
+        for text in texts:
+            if text not in self._ahead:
+                self._ahead[text] = _query_worker().submit(provider.embed_query, text)
+        while len(self._ahead) > PREFETCH_MAX:
+            self._ahead.pop(next(iter(self._ahead))).cancel()
+
+    def _embed_query(self, provider: EmbeddingProvider, text: str) -> np.ndarray:
+        ahead = self._ahead.pop(text, None)
+        if ahead is not None and not ahead.cancel():
+            return ahead.result()  # running or done on the other thread
+        return provider.embed_query(text)
 
     def query(self, text: str, k: int) -> tuple[np.ndarray | None, list[tuple[int, float]]]:
         """The query vector and the ``k`` nearest chunks; ``(None, [])`` when off."""
@@ -370,7 +472,7 @@ class VectorSide:
         if provider is None or index is None or index.size == 0:
             return None, []
         try:
-            vector = provider.embed_query(text)
+            vector = self._embed_query(provider, text)
         except EmbeddingError as exc:
             with self.lock:
                 self.fail(str(exc))

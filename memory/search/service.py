@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 DEPTH_MIN, DEPTH_PER_HIT = 100, 20  # candidates asked of each side per search
 FACET_HITS = 2  # hits of each facet query (one per thing a question names) considered
 MAX_LIMIT = 1000
-SETTABLE_CODECS = ("float16", "float32")  # sq8 needs per-dimension ranges (bench only)
+SETTABLE_CODECS = ("sq8", "float16", "float32")  # sq8: float16 until ranges are fitted
 LOCK_WAIT_S = 30.0  # how long ``index`` waits for another process's write
 PRUNE_MIN, PRUNE_SHARE = 2000, 0.1  # removed chunks before unused cached vectors are dropped
 
@@ -166,6 +166,7 @@ class MemorySearch:
             )
             self._state = _Open(store, KeywordIndex(opened.conn), vectors, {}, reset=opened.reset)
             self._freshness.reset()
+            self._freshness.prefetch()  # the files are stat-ed while the vectors load
             self._load(self._state)
         return self._state
 
@@ -195,8 +196,9 @@ class MemorySearch:
             return
         state.files = store.files()
         removed, last_seq, first_seq = store.removed_since(state.removed_seq)
-        if first_seq > state.removed_seq + 1:
-            state.vectors.load(state.generation)  # the log was pruned past us: reload
+        if first_seq > state.removed_seq + 1 or not state.vectors.current():
+            # the log was pruned past us, or the cache was re-encoded: reload
+            state.vectors.load(state.generation)
         else:
             state.vectors.apply(store.chunks_after(state.last_chunk), removed)
         state.removed_seq = last_seq
@@ -384,13 +386,15 @@ class MemorySearch:
         return self._recovering(lambda: self._search(query, limit, min_score, now))
 
     def _search(self, query: str, limit: int, min_score: float, now: date | None) -> list[Hit]:
+        named = facets(query) if self.settings.ranking.decompose else []
         with self._lock:
             state = self._open()
+            state.vectors.prefetch([query, *named])  # embedded while the index refreshes
             self._refresh(state)
         day = now or clock.now_in(self.settings.timezone).date()
         superseded = self._superseded(state)
         hits = self._ranked(state, query, limit, min_score, day, superseded)
-        parts = facets(query) if hits and self.settings.ranking.decompose else []
+        parts = named if hits else []
         if parts:
             # each thing the question names gets its own query; its best hit joins the top
             per_part = [

@@ -24,7 +24,7 @@ import contextlib
 import hashlib
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from memory.errors import Busy, StorageError
-from memory.search import vector_packs
+from memory.search import vector_codecs, vector_packs
 from memory.search.chunker import Chunk
 
 SCHEMA_VERSION = "4"
@@ -42,6 +42,7 @@ CODE_WIDTH = {"float32": 4, "float16": 2, "sq8": 1}  # bytes a dimension, by cod
 BLOCK_ROWS = 16_384  # codes a merged block holds
 BLOCK_SMALL_PART = 16  # a block of fewer than BLOCK_ROWS / this codes is merged
 BLOCK_LIVE_SHARE = 0.75  # a block with fewer live codes than this share is rewritten
+MMAP_BYTES = 1 << 30  # how much of the file an open may map to read the vector blocks
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -415,16 +416,18 @@ class Store:
 
     # embedding cache
 
-    def model_id(self, key: str, dim: int, codec: str) -> int:
-        """The id of a (provider and model, codec) in the cache, registered on first use; a
-        model whose dimension changed starts a fresh cache."""
+    def model_id(self, key: str, dim: int, codec: str, accept: Sequence[str] = ()) -> int:
+        """The id of a (provider and model, codec) in the cache, registered with ``codec``
+        on first use; a model whose dimension changed, or whose codec is neither ``codec``
+        nor one of ``accept``, starts a fresh cache."""
         row = self.model_of(key)
-        if row is not None and (row[1], row[2]) == (dim, codec):
+        if row is not None and row[1] == dim and row[2] in (codec, *accept):
             return row[0]
         if row is not None:
             self.conn.execute("DELETE FROM embeddings WHERE model = ?", (row[0],))
             self.conn.execute("DELETE FROM vector_blocks WHERE model = ?", (row[0],))
             self.conn.execute("DELETE FROM models WHERE id = ?", (row[0],))
+            vector_codecs.drop(self.conn, row[0])
         cursor = self.conn.execute(
             "INSERT INTO models(key, dim, codec) VALUES (?, ?, ?)", (key, dim, codec)
         )
@@ -474,9 +477,25 @@ class Store:
                     out[digest] = blob.read(size)
         return out
 
-    def put_codes(self, model: int, items: Sequence[tuple[bytes, bytes]]) -> None:
+    def put_codes(
+        self,
+        model: int,
+        items: Sequence[tuple[bytes, bytes]],
+        *,
+        tag: str | None = None,
+        vectors: np.ndarray | None = None,
+    ) -> bool:
         """Cache codes by text hash (hashes already cached are left as they are): one new
-        block; commits."""
+        block; commits. With ``tag`` (:func:`vector_codecs.tag` of the codec the codes were
+        made with), nothing is written and False returned when the model's codes have
+        another tag by now (another process re-encoded them); ``vectors``, the vectors
+        encoded, are counted for the fit's clipping statistics."""
+        if tag is not None:
+            if not self.conn.in_transaction:
+                self.conn.execute("BEGIN IMMEDIATE")  # the check and the write: one unit
+            if vector_codecs.tag(self.conn, model) != tag:
+                self.conn.rollback()
+                return False
         fresh = dict(items)
         for start in range(0, len(fresh), 500):
             part = list(fresh)[start : start + 500]
@@ -488,7 +507,10 @@ class Store:
                 fresh.pop(bytes(digest), None)
         if fresh:
             self._write_block(model, list(fresh), list(fresh.values()))
+            if vectors is not None and tag is not None and tag.startswith("sq8"):
+                vector_codecs.note(self.conn, model, vectors)
         self.conn.commit()
+        return True
 
     def _write_block(self, model: int, hashes: Sequence[bytes], codes: Sequence[bytes]) -> int:
         cursor = self.conn.execute(
@@ -526,6 +548,17 @@ class Store:
             (model, 16 * BLOCK_ROWS // BLOCK_SMALL_PART),
         ).fetchone()
         return int(row[0])
+
+    @contextlib.contextmanager
+    def mapped(self) -> Iterator[None]:
+        """Reads through a memory map of the file (the vector blocks at an open: half the
+        CPU time of reading them into SQLite's page cache first); only here, so that a file
+        cut short under a running process is an error anywhere else, not a signal."""
+        self.conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+        try:
+            yield
+        finally:
+            self.conn.execute("PRAGMA mmap_size = 0")
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -592,6 +625,69 @@ class Store:
         self.set_meta("blocks", str(int(self.block_version()) + 1))
         self.conn.commit()
         return dropped
+
+    def recode(
+        self,
+        model: int,
+        decode: Callable[[np.ndarray], np.ndarray],
+        encode: Callable[[np.ndarray], np.ndarray],
+        codec: str,
+        fit: vector_codecs.Fit,
+    ) -> None:
+        """Re-encode every cached code of ``model`` (``decode`` to float32 vectors, then
+        ``encode``), one block at a time, and record its new codec and fit, in one
+        transaction: another process sees the old codes or the new ones. The caller holds
+        the write lock; commits."""
+        if not self.conn.in_transaction:
+            self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            size = self.code_size(model)
+            ids = [
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT id FROM vector_blocks WHERE model = ? ORDER BY id", (model,)
+                )
+            ]
+            for block in ids:
+                (data,) = self.conn.execute(
+                    "SELECT codes FROM vector_blocks WHERE id = ?", (block,)
+                ).fetchone()
+                vectors = decode(np.frombuffer(data, np.uint8).reshape(-1, size))
+                self.conn.execute(
+                    "UPDATE vector_blocks SET codes = ? WHERE id = ?",
+                    (np.ascontiguousarray(encode(vectors)).tobytes(), block),
+                )
+            self.conn.execute("UPDATE models SET codec = ? WHERE id = ?", (codec, model))
+            vector_codecs.write(self.conn, model, fit)
+            self.set_meta("blocks", str(int(self.block_version()) + 1))
+            self.conn.commit()
+        except BaseException:
+            self.conn.rollback()
+            raise
+        self.vacuum()
+
+    def vacuum(self) -> None:
+        """Give the file's free pages back (after the codes shrank: SQLite keeps them for
+        later writes otherwise), and empty the WAL; best effort: a busy database is left
+        as it is, its free pages are reused."""
+        try:
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.OperationalError as exc:
+            if not not_damage(exc):
+                raise
+
+    def extent(
+        self, model: int, decode: Callable[[np.ndarray], np.ndarray]
+    ) -> vector_codecs.Extent:
+        """Per-dimension minimum and maximum of every cached vector of ``model``, read one
+        block at a time (a :class:`vector_codecs.Extent`)."""
+        seen = vector_codecs.Extent()
+        size = self.code_size(model)
+        with self.snapshot():
+            for _, codes in self.block_codes(model, size, 2**62):
+                seen.add(decode(codes))
+        return seen
 
     def chunk_keys(self) -> tuple[np.ndarray, np.ndarray]:
         """Every chunk's id and text hash (``S16``), in one pass over the table."""

@@ -2,8 +2,9 @@
 
 Exact (flat) inner-product search over unit vectors, i.e. cosine similarity, on codes of a
 :class:`Codec`: ``float16`` (FAISS ``QT_fp16``, half the memory of float32, recall@10
-against float32 1.000 in ``bench/search.py``), ``sq8`` (8 bits a dimension with fixed
-ranges, a quarter) or ``float32``. The embedding cache stores the same codes, so loading an
+against float32 1.000 in ``bench/search.py``), ``sq8`` (8 bits a dimension, with ranges
+per dimension fitted to the data by :mod:`memory.search.vector_codecs`: a quarter) or
+``float32``. The embedding cache stores the same codes, so loading an
 index copies bytes: nothing is decoded or re-encoded.
 
 FAISS keeps vectors at positions ``0..n-1``; this class maps chunk ids to positions.
@@ -32,6 +33,7 @@ import numpy as np
 COMPACT_SHARE = 0.125
 COMPACT_MIN = 1024
 CODECS = ("float16", "sq8", "float32")
+SPARE_MIN, SPARE_SHARE = 1024, 16  # room left after a load for appends: codes, share
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,9 @@ class VectorIndex:
         with self._lock:
             if self._index.ntotal or self._pos:
                 raise ValueError("fill needs an empty index")
+            # room for the appends to come: the vector is sized up, then down (its capacity
+            # stays), so the first append does not copy every code to a new allocation
+            self._index.codes.resize((total + max(SPARE_MIN, total // SPARE_SHARE)) * size)
             self._index.codes.resize(total * size)
             view = faiss.rev_swig_ptr(self._index.codes.data(), total * size)
             start = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -19,8 +20,9 @@ from conftest import FakeEmbeddings, write
 
 from memory import clock
 from memory.paths import MemoryRoot
-from memory.search import embedder, vector_packs
+from memory.search import embedder, freshness, vector_packs
 from memory.search import service as service_module
+from memory.search.facets import facets
 from memory.search.service import MemorySearch, SearchSettings
 
 NOW = date(2026, 11, 30)
@@ -199,7 +201,11 @@ def test_an_update_embeds_and_looks_up_only_what_changed(
     with Tracer(connection(svc)) as tracer:
         hits = svc.search("cat named Miso", now=NOW)
     assert "Miso" in hits[0].snippet and hits[0].source == "hybrid"
-    assert embeddings_server.calls == [["- The user adopted a cat named Miso"], ["cat named Miso"]]
+    # the new line, and the query (embedded ahead, beside the refresh that adds the line)
+    assert sorted(embeddings_server.calls) == [
+        ["- The user adopted a cat named Miso"],
+        ["cat named Miso"],
+    ]
     cache_reads = [s for s in tracer.statements if "FROM embeddings" in s]
     assert cache_reads and all("text_hash IN" in s for s in cache_reads), cache_reads
     assert not [s for s in tracer.statements if "JOIN embeddings" in s]  # no reload
@@ -394,4 +400,61 @@ def test_small_cache_blocks_are_merged_and_each_code_is_stored_once(
         hits and hits[0].source == "hybrid" and embeddings_server.calls == [["gardening tomatoes"]]
     )
     assert again.status()["vectors"] == report.chunks
+    again.close()
+
+
+def test_the_query_is_embedded_on_another_thread_while_the_keyword_side_runs(
+    tmp_path: Path, embeddings_server: FakeEmbeddings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    svc = MemorySearch(make_root(tmp_path / "r", 3), fake_openai(embeddings_server))
+    svc.sync()
+    assert svc._state is not None and svc._state.vectors.provider is not None
+    provider, keywords = svc._state.vectors.provider, svc._state.keywords
+    embedded: list[tuple[str, str]] = []
+    started = threading.Event()
+    real_embed, real_search = provider.embed_query, keywords.search
+
+    def recording(text: str) -> Any:
+        embedded.append((text, threading.current_thread().name))
+        started.set()
+        return real_embed(text)
+
+    def after_the_embedding_started(*args: Any, **kwargs: Any) -> Any:
+        assert started.wait(10)
+        return real_search(*args, **kwargs)
+
+    monkeypatch.setattr(provider, "embed_query", recording)
+    monkeypatch.setattr(keywords, "search", after_the_embedding_started)
+    query = "gardening and tomatoes or basil"  # and one query per thing it names
+    assert len(facets(query)) == 3
+    hits = svc.search(query, now=NOW, min_score=0.0)
+    assert hits and hits[0].source == "hybrid"
+    assert embedded[0] == (query, "memory-query_0")
+    texts = [t for t, _ in embedded]
+    assert sorted(texts) == sorted([query, *facets(query)])  # each once, the facets too
+    svc.close()
+
+
+def test_the_opens_full_scan_runs_beside_the_vector_load_and_misses_no_append(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_root(tmp_path / "r", 5)
+    first = MemorySearch(root, SearchSettings(provider="none"))
+    first.sync()
+    first.close()
+    note = root.path / f"memory/{clock.now_in(None).date().isoformat()}.md"
+    threads: list[str] = []
+    real_scan = freshness.scan
+
+    def scan_then_append(*args: Any) -> Any:
+        found = real_scan(*args)
+        threads.append(threading.current_thread().name)
+        write(root.path, str(note.relative_to(root.path)), "- 用户开始学习滑雪\n")
+        return found
+
+    monkeypatch.setattr(freshness, "scan", scan_then_append)
+    again = MemorySearch(root, SearchSettings(provider="none"))
+    hits = again.search("滑雪", now=NOW)
+    assert threads == ["memory-scan"]  # one full scan, beside the open
+    assert hits and "滑雪" in hits[0].snippet  # written after the scan: seen all the same
     again.close()

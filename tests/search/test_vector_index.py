@@ -99,3 +99,15 @@ def test_fill_from_parts_equals_adding() -> None:
     parts = list(filled.parts(16))  # a checkpoint's parts: live ids only, compacted
     assert [len(i) // 8 for i, _ in parts] == [16, 16, 16, 2]
     assert all(len(c) == len(i) // 8 * codec.code_size for i, c in parts)
+
+
+def test_an_append_after_a_load_does_not_move_every_code() -> None:
+    codec = Codec("float16", 16)
+    data = unit_vectors(3000)
+    index = VectorIndex(codec)
+    index.fill(np.arange(3000), iter([codec.encode(data[:1000]), codec.encode(data[1000:])]))
+    where = int(index._index.codes.data())
+    for n in range(vector_index.SPARE_MIN):  # appended lines, one at a time
+        index.add([10_000 + n], unit_vectors(1, seed=n))
+    assert int(index._index.codes.data()) == where  # the load left room: no reallocation
+    assert index.search(data[7], 1)[0][0] == 7

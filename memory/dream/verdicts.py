@@ -1,0 +1,179 @@
+"""Pair verdicts of the dream's judgement, cached per memory root.
+
+A nightly dream asks the same pair questions as the night before: whether two wordings
+are one fact (about 21,000 ``same_fact`` tests on a month of notes: the light phase's
+grouping and the engine's clustering) and whether a newer statement gives a new value for
+an older one (supersession). Each is a pure function of the two statements as judged
+(text, subject, kind, whether it is a plan ahead) and their embeddings' cosine; its
+verdict is kept in ``memory/.dreams/verdicts.npz`` under a 64-bit digest of those, so a
+nightly dream judges only the pairs it has not judged before (those with a new line, or
+newly side by side).
+
+The file is derived data, like the embedding cache beside it: it holds digests and
+booleans, no text; it is valid for one version of the code (a digest of every file of
+the ``memory`` package and of jieba's dictionary: any change to the judgement, or to
+anything it reads, starts an empty cache); a missing, unreadable or foreign file is
+ignored and rebuilt; failing to write it changes nothing else. A pruning save keeps the
+verdicts asked for since the previous one (a night's pairs), so it stays the size of one
+dream's questions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import logging
+import os
+import sys
+import threading
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from memory.dream.embed_cache import enabled
+from memory.dream.judge.relations import Said
+from memory.segment import segmenter_id
+
+log = logging.getLogger(__name__)
+
+FILE = "verdicts.npz"
+_PACKAGE = Path(__file__).resolve().parents[1]  # the memory package
+
+
+@lru_cache(maxsize=1)
+def code_key() -> str:
+    """A digest of the code the verdicts come from: every file of the ``memory`` package
+    (its data files too: the classifier's weights), jieba's dictionary and Python's
+    version."""
+    digest = hashlib.sha1(f"{sys.version_info[:2]}|{segmenter_id()}".encode())
+    for path in sorted(_PACKAGE.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _said(s: Said) -> str:
+    return f"{s.text}\x1f{s.subject}\x1f{s.kind}\x1f{int(s.future)}"
+
+
+def pair_key(test: str, a: Said, b: Said, cosine: float | None) -> int:
+    """The digest a verdict is kept under: the test's name, both statements as judged and
+    the cosine (exactly: its shortest repr)."""
+    raw = f"{test}\x1e{_said(a)}\x1e{_said(b)}\x1e{cosine!r}".encode()
+    return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "little")
+
+
+class VerdictCache:
+    """``ask(test, a, b, cosine, judge)``: the cached verdict, or ``judge``'s (kept)."""
+
+    def __init__(self, path: Path, key: str) -> None:
+        self.path = path
+        self.key = key
+        self.known: dict[int, bool] = {}
+        self.asked: set[int] = set()  # digests asked for since the last pruning save
+        self.hits = self.misses = 0  # since made or last saved (the dream logs them)
+        self._dirty = False
+        self.loaded: tuple[int, int] | None = None
+        self._load()
+
+    def stamp(self) -> tuple[int, int] | None:
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    def _load(self) -> None:
+        self.loaded = self.stamp()
+        try:
+            with np.load(self.path, allow_pickle=False) as data:
+                if str(data["key"]) != self.key:
+                    return
+                true, false = data["true"], data["false"]
+        except (OSError, KeyError, ValueError, EOFError):
+            return
+        self.known = dict.fromkeys(false.tolist(), False)
+        self.known.update(dict.fromkeys(true.tolist(), True))
+
+    def ask(
+        self,
+        test: str,
+        a: Said,
+        b: Said,
+        cosine: float | None,
+        judge: Callable[[Said, Said, float | None], bool],
+    ) -> bool:
+        key = pair_key(test, a, b, cosine)
+        self.asked.add(key)
+        verdict = self.known.get(key)
+        if verdict is None:
+            self.misses += 1
+            verdict = self.known[key] = judge(a, b, cosine)
+            self._dirty = True
+        else:
+            self.hits += 1
+        return verdict
+
+    def save(self, *, prune: bool = False) -> None:
+        """Write the verdicts (with ``prune``, only those asked for since the last pruning
+        save). A failure to write is logged and leaves the old file as it was."""
+        if prune:
+            if len(self.known) != len(self.asked):
+                self.known = {k: v for k, v in self.known.items() if k in self.asked}
+                self._dirty = True
+            self.asked = set()
+        if not self._dirty:
+            return
+        true = np.array(sorted(k for k, v in self.known.items() if v), dtype=np.uint64)
+        false = np.array(sorted(k for k, v in self.known.items() if not v), dtype=np.uint64)
+        buffer = io.BytesIO()
+        np.savez(buffer, key=np.array(self.key), true=true, false=false)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(buffer.getvalue())
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            log.warning("could not save the dream's verdict cache %s: %s", self.path, exc)
+            return
+        self._dirty = False
+        self.loaded = self.stamp()
+
+    def counted(self) -> tuple[int, int]:
+        """(hits, misses) since the last call, then counted afresh."""
+        counts = (self.hits, self.misses)
+        self.hits = self.misses = 0
+        return counts
+
+
+# The caches opened last, reused while their file is as they left it: the light phase and
+# the engine of one dream share one (the engine's pruning save keeps light's verdicts).
+KEEP_OPEN = 4
+_lock = threading.Lock()
+_open: dict[Path, VerdictCache] = {}
+
+
+def open_verdicts(state_dir: Path) -> VerdictCache | None:
+    """The root's verdict cache (the one this process has open, while its file is as this
+    process last read or wrote it); None where the dream keeps no derived caches
+    (``COWDREAM_DREAM_EMBEDDINGS=off``, the tests' seam: it judges everything afresh)."""
+    if not enabled():
+        return None
+    path = state_dir / FILE
+    with _lock:
+        cache = _open.pop(path, None)
+        if cache is None or cache.stamp() != cache.loaded:
+            cache = VerdictCache(path, code_key())
+        _open[path] = cache  # the most recent last
+        while len(_open) > KEEP_OPEN:
+            del _open[next(iter(_open))]
+    return cache
+
+
+__all__ = ["FILE", "VerdictCache", "code_key", "open_verdicts", "pair_key"]
