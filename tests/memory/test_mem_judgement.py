@@ -58,7 +58,10 @@ def test_greetings_behind_a_prefix_are_noise(line: str) -> None:
         ("tomorrow morning I fly out", MON, "on the morning of 2026-11-24 I fly out"),
         ("I'm moving in two weeks", MON, "I'm moving on 2026-12-07"),
         ("we pushed Lisbon to March", MON, "we pushed Lisbon to March 2027"),
-        ("Helen visits next weekend", MON, "Helen visits the weekend of 2026-12-05"),
+        ("Helen visits next weekend", MON, "Helen visits on the weekend of 2026-12-05"),
+        ("I moved to Porto last month", MON, "I moved to Porto in October 2026"),
+        ("Last year I ran a marathon", MON, "In 2025 I ran a marathon"),
+        ("the exam moved to next week", MON, "the exam moved to the week of 2026-11-30"),
         ("I fly out on Thursday night", MON, "I fly out on the night of 2026-11-26"),
     ],
 )

@@ -548,7 +548,9 @@ def words(span: DateSpan, zh: bool) -> str:
 
 _EN_KEEP = re.compile(r"(?i)(?:in|by|until|from|to|till|before|after)\s+")
 _EN_PART_OF_DAY = re.compile(r"(?i)\s+(morning|afternoon|evening|night)\b")
-_EN_LEAD = re.compile(r"(?i)\b(?:on|by|for|until|from|in|this|next|last|coming)\s*$")
+_EN_LEAD = re.compile(
+    r"(?i)\b(?:on|by|for|until|from|to|in|at|during|since|this|next|last|coming)\s*$"
+)
 
 
 def resolve(text: str, anchor: date) -> tuple[str, list[DateSpan]]:
@@ -581,6 +583,11 @@ def resolve(text: str, anchor: date) -> tuple[str, list[DateSpan]]:
             lead = _EN_KEEP.match(piece)
             if lead and span.unit != "day":
                 new = lead.group(0) + new
+            elif span.unit != "day" and not _EN_LEAD.search(before):
+                # "moved last month" -> "moved in October 2026", "visits on the weekend of"
+                new = ("on " if span.unit == "weekend" else "in ") + new
+        if span.start == 0 and piece[:1].isupper():
+            new = new[:1].upper() + new[1:]
         out.append(text[last : span.start])
         out.append(new)
         last = span.end
