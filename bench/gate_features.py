@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ from memory.search.eval import (
     withhold,
 )
 from memory.search.keyword_index import index_tokens, query_terms
+from memory.search.names import names
 from memory.search.ranker import EVIDENCE_DEPTH
 from memory.search.service import MemorySearch, SearchSettings
 
@@ -121,6 +123,32 @@ def _signals(row: dict[str, Any]) -> dict[str, float]:
         ),
         "agreement": 1.0 / min(agree) if agree else 0.0,
         "held": 1.0 - sum(w for t, w in weights.items() if not row["counts"].get(t)) / total,
+        **_reading(row, cov),
+    }
+
+
+def _reading(row: dict[str, Any], cov: Callable[[dict[str, Any]], float]) -> dict[str, float]:
+    """Signals that read the question against its best hits (round 4): whether the
+    question's focus (its heaviest term) and its names are in one of the 5 best candidates
+    of either side, the coverage of that candidate, and coverage times rescaled cosine."""
+    weights = row["weights"]
+    cands = [
+        c
+        for c in row["candidates"]
+        if (c["krank"] and c["krank"] <= 5) or (c["vrank"] and c["vrank"] <= 5)
+    ]
+    focus = max(weights, key=lambda t: weights[t]) if weights else ""
+    named = {t for n in names(row["question"]) for t in query_terms(n)}
+
+    def joint(c: dict[str, Any]) -> float:
+        cosine = c["cos"] if c["cos"] is not None else 0.72
+        return cov(c) * min(1.0, max(0.0, (cosine - 0.72) / 0.18))
+
+    return {
+        "focus": float(any(focus in c["matched"] for c in cands)),
+        "names": min([float(any(t in c["matched"] for c in cands)) for t in named], default=1.0),
+        "coverage5": max([cov(c) for c in cands], default=0.0),
+        "joint": max([joint(c) for c in cands], default=0.0),
     }
 
 

@@ -314,16 +314,20 @@ class VectorSide:
                     return False
                 fit = vector_codecs.Fit(1, vector_codecs.ranges_of(seen.low, seen.high))
             else:
-                old = vector_codecs.read(conn, model)
-                assert old is not None
-                fit = vector_codecs.Fit(old.fit + 1, vector_codecs.widened(old))
+                previous = vector_codecs.read(conn, model)
+                assert previous is not None
+                fit = vector_codecs.Fit(previous.fit + 1, vector_codecs.widened(previous))
+            before = index.codec
             fresh = Codec("sq8", index.dim, tuple(float(x) for x in fit.ranges))
-            self.store.recode(model, index.codec.decode, fresh.encode, "sq8", fit)
+            self.index = None  # FAISS's old codes are freed before the re-encoding
+            del index
+            self.store.recode(model, before.decode, fresh.encode, "sq8", fit)
         except BaseException:
             if started:
                 conn.rollback()
+            if self.index is None:
+                self.load(generation)  # from what the cache holds
             raise
-        self.index = None  # the old codes are released before the new ones are read
         self.load(generation)
         return True
 

@@ -67,14 +67,15 @@ class Freshness:
         self._ahead: Future[tuple[list[FileEntry], dict[str, int], float]] | None = None
 
     def reset(self) -> None:
-        """Forget what was seen: the next plan is a full scan."""
+        """Forget what was seen: the next plan is a full scan (one started ahead, if any,
+        and recent enough)."""
         self._scanned_at = None
-        self._ahead = None
 
     def prefetch(self) -> None:
         """Start the next full scan on another thread (the caller loads the index
-        meanwhile); the next plan that needs a full scan takes its result."""
-        if self._ahead is not None:
+        meanwhile); the next plan that needs a full scan takes its result. A scan still
+        running is not started twice."""
+        if self._ahead is not None and not self._ahead.done():
             return
         ahead: Future[tuple[list[FileEntry], dict[str, int], float]] = Future()
 

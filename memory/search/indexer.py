@@ -128,10 +128,11 @@ class SyncChanges:
 
 
 def _rechunk(
-    store: Store, keywords: KeywordIndex, relative: str, text: str, chunker: ChunkerConfig
-) -> tuple[list[StoredChunk], list[int]]:
+    store: Store, relative: str, text: str, chunker: ChunkerConfig
+) -> tuple[list[StoredChunk], list[StoredChunk]]:
     """Replace the chunks of one file, keeping the id of every chunk whose text is
-    unchanged; returns the chunks added and the ids removed."""
+    unchanged; returns the chunks added and the chunks removed (the keyword index is the
+    caller's: it takes a whole sync's changes at once)."""
     unmatched: dict[bytes, list[StoredChunk]] = {}
     for old in store.file_chunks(relative):
         unmatched.setdefault(old.text_hash, []).append(old)
@@ -149,15 +150,13 @@ def _rechunk(
         ):
             store.move_chunk(kept.id, chunk)
     gone = [c for chunks in unmatched.values() for c in chunks]
-    keywords.delete(gone)
     store.delete_chunks([c.id for c in gone])
     ids = store.add_chunks(fresh)
-    keywords.add(ids, [c.text for c in fresh])
     added = [
         StoredChunk(i, c.path, c.start_line, c.end_line, c.text, text_hash(c.text), c.importance)
         for i, c in zip(ids, fresh, strict=True)
     ]
-    return added, [c.id for c in gone]
+    return added, gone
 
 
 def sync_entries(
@@ -169,8 +168,11 @@ def sync_entries(
     known: Mapping[str, FileRow],
     progress: Callable[[str], None] | None = None,
 ) -> SyncChanges:
-    """Bring the given files (and the vanished ones) in line; no commit."""
+    """Bring the given files (and the vanished ones) in line; no commit. The keyword index
+    takes the sync's removed and added chunks at the end, each term's postings written
+    once for the whole sync rather than once a file."""
     changes = SyncChanges()
+    removed: list[StoredChunk] = []
     for entry in entries:
         relative = entry.relative
         row = known.get(relative)
@@ -187,20 +189,21 @@ def sync_entries(
         if row is not None and row.hash == digest:
             changes.files_unchanged += 1
             continue
-        added, removed = _rechunk(
-            store, keywords, relative, data.decode("utf-8", errors="replace"), chunker
+        added, gone_chunks = _rechunk(
+            store, relative, data.decode("utf-8", errors="replace"), chunker
         )
         changes.added.extend(added)
-        changes.removed.extend(removed)
+        removed.extend(gone_chunks)
         changes.files_changed += 1
         if progress:
             progress(f"indexed {relative} ({len(added)} new chunks)")
     for relative in gone:
         if relative not in known:
             continue
-        removed_chunks = store.delete_file(relative)
-        keywords.delete(removed_chunks)
-        changes.removed.extend(c.id for c in removed_chunks)
+        removed.extend(store.delete_file(relative))
         changes.forgotten.append(relative)
         changes.files_removed += 1
+    keywords.delete(removed)
+    keywords.add([c.id for c in changes.added], [c.text for c in changes.added])
+    changes.removed = [c.id for c in removed]
     return changes
