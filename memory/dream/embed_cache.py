@@ -17,7 +17,6 @@ embedded as passages. The provider comes from
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from memory.dream import keyed_npz
 from memory.search.embeddings.base import EmbeddingError, EmbeddingProvider
 
 ENV = "COWDREAM_DREAM_EMBEDDINGS"
@@ -68,22 +68,14 @@ class EmbeddingCache:
 
     def stamp(self) -> tuple[int, int] | None:
         """The file's modification time and size now (None: no file)."""
-        try:
-            st = self.path.stat()
-        except OSError:
-            return None
-        return (st.st_mtime_ns, st.st_size)
+        return keyed_npz.stamp(self.path)
 
     def _load(self) -> None:
         self.loaded = self.stamp()
-        try:
-            with np.load(self.path, allow_pickle=False) as data:
-                if str(data["key"]) != self.key:
-                    return
-                keys, matrix = data["digests"], data["vectors"]
-        except (OSError, KeyError, ValueError):
-            return
-        self.vectors = {str(k): matrix[i] for i, k in enumerate(keys)}
+        data = keyed_npz.read(self.path, self.key, ("digests", "vectors"))
+        if data is not None:
+            keys, matrix = data["digests"], data["vectors"]
+            self.vectors = {str(k): matrix[i] for i, k in enumerate(keys)}
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         digests = [_digest(t) for t in texts]
@@ -117,12 +109,7 @@ class EmbeddingCache:
             if digests
             else np.zeros((0, self.dim), np.float32)
         )
-        buffer = io.BytesIO()
-        np.savez(buffer, key=np.array(self.key), digests=np.array(digests), vectors=matrix)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(buffer.getvalue())
-        os.replace(tmp, self.path)
+        keyed_npz.write(self.path, self.key, {"digests": np.array(digests), "vectors": matrix})
         self._dirty = False
         self.loaded = self.stamp()
 

@@ -20,11 +20,8 @@ dream's questions.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import io
 import logging
-import os
 import sys
 import threading
 from collections.abc import Callable
@@ -33,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from memory.dream import keyed_npz
 from memory.dream.embed_cache import enabled
 from memory.dream.judge.relations import Said
 from memory.segment import segmenter_id
@@ -82,21 +80,14 @@ class VerdictCache:
         self._load()
 
     def stamp(self) -> tuple[int, int] | None:
-        try:
-            st = self.path.stat()
-        except OSError:
-            return None
-        return (st.st_mtime_ns, st.st_size)
+        return keyed_npz.stamp(self.path)
 
     def _load(self) -> None:
         self.loaded = self.stamp()
-        try:
-            with np.load(self.path, allow_pickle=False) as data:
-                if str(data["key"]) != self.key:
-                    return
-                true, false = data["true"], data["false"]
-        except (OSError, KeyError, ValueError, EOFError):
+        data = keyed_npz.read(self.path, self.key, ("true", "false"))
+        if data is None:
             return
+        true, false = data["true"], data["false"]
         self.known = dict.fromkeys(false.tolist(), False)
         self.known.update(dict.fromkeys(true.tolist(), True))
 
@@ -137,16 +128,9 @@ class VerdictCache:
             self._dirty = False  # set again below if the write fails
         true = np.array(sorted(k for k, v in items if v), dtype=np.uint64)
         false = np.array(sorted(k for k, v in items if not v), dtype=np.uint64)
-        buffer = io.BytesIO()
-        np.savez(buffer, key=np.array(self.key), true=true, false=false)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(buffer.getvalue())
-            os.replace(tmp, self.path)
+            keyed_npz.write(self.path, self.key, {"true": true, "false": false})
         except OSError as exc:
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)
             self._dirty = True
             log.warning("could not save the dream's verdict cache %s: %s", self.path, exc)
             return
