@@ -134,7 +134,10 @@ class KeywordIndex:
         if fresh:
             for sql in _TABLES:
                 conn.execute(sql)
-            conn.execute("INSERT OR IGNORE INTO keyword_stats VALUES (0, 0, 0)")
+        # A CREATE TABLE commits at once, so a process killed right after it left no row
+        # of totals; nothing was indexed yet, so the totals are zero.
+        if conn.execute("SELECT 1 FROM keyword_stats WHERE id = 0").fetchone() is None:
+            conn.execute("INSERT INTO keyword_stats VALUES (0, 0, 0)")
             conn.commit()
         # How many chunks hold a term, and the totals, as last read; forgotten on every
         # change (here, or in another process: see ``changed``).

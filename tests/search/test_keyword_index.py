@@ -202,3 +202,19 @@ def test_an_old_fts5_index_is_replaced_and_rebuilt(tmp_path: Path) -> None:
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     assert "chunks_fts" not in names and "keyword_postings" in names
     again.close()
+
+
+def test_tables_left_without_their_totals_by_a_kill_still_index(tmp_path: Path) -> None:
+    # CREATE TABLE commits at once: a process killed before the totals' row was written
+    # left the tables without it, and every later search found nothing
+    path = tmp_path / "k.sqlite"
+    conn = sqlite3.connect(path)
+    KeywordIndex(conn)
+    conn.execute("DELETE FROM keyword_stats")
+    conn.commit()
+    conn.close()
+    texts = corpus(50, seed=3)
+    again = KeywordIndex(sqlite3.connect(path))
+    again.add([t.id for t in texts], [t.text for t in texts])
+    query = next(w for w in index_tokens(texts[0].text) if w.isalnum())
+    assert hits(again, query) and hits(again, query) == hits(index_of(texts), query)
