@@ -80,7 +80,7 @@ def test_private_and_group_chats_end_to_end(
 
     # a group: one remark for everyone, then a mention
     group = {"chat_id": GROUP, "chat_type": "supergroup", "chat_title": "Hikers"}
-    server.push_message(user_id=BOB, first_name="Bob", text="I will bring the cake", **group)  # type: ignore[arg-type]
+    server.push_message(user_id=BOB, first_name="Bob", text="I'm allergic to walnuts", **group)  # type: ignore[arg-type]
     mention = f"@{BOT_USERNAME} who brings what?"
     server.push_message(
         user_id=BOB,
@@ -98,8 +98,8 @@ def test_private_and_group_chats_end_to_end(
     bot.services.nightly.run(clock.now(ZONE))
     private_note = note_of(workspace / "scopes" / "telegram" / f"user-{ALICE}")
     group_note = note_of(workspace / "scopes" / "telegram" / f"group-{GROUP}")
-    assert "上海" in private_note and "cake" not in private_note
-    assert "- Bob: I will bring the cake" in group_note
+    assert "上海" in private_note and "walnuts" not in private_note
+    assert "- Bob: I'm allergic to walnuts" in group_note
     assert "上海" not in group_note
 
     # /memory dream 3 in the group: refused for a member, run for the group's creator
@@ -113,7 +113,7 @@ def test_private_and_group_chats_end_to_end(
     assert started.text.startswith("Dream started over the last 3 days")
     assert report.chat_id == GROUP and report.text.startswith("Dream done")
     memory = (workspace / "scopes" / "telegram" / f"group-{GROUP}" / "MEMORY.md").read_text()
-    assert "cake" in memory
+    assert "walnuts" in memory  # a member's fact; "I will bring the cake" is the chat's own
 
     # the scope map is visible to members
     server.push_message(
