@@ -6,10 +6,10 @@ runs it), then compares MEMORY.md and the archive with the labels (see
 ``bench/dream_scenarios.py``) and prints, for each part, every measure with its target,
 then the same measures by category (the scenarios' tags).
 
-Usage: ``python bench/dream_quality.py [--split dev|heldout|heldout2|all] [--scenario NAME]
-[--without PIECE ...] [--show] [--json]``. ``--without`` switches off one piece of the
-judgement (``python bench/dream_quality.py --help`` lists them) for the ablation rows;
-``--show`` prints each scenario's MEMORY.md and what the labels say about every item.
+Usage: ``python bench/dream_quality.py [--split dev|heldout|heldout2|heldout3|all]
+[--scenario NAME] [--without PIECE ...] [--show] [--json]``. ``--without`` switches off one
+piece of the judgement (``python bench/dream_quality.py --help`` lists them) for the ablation
+rows; ``--show`` prints each scenario's MEMORY.md and what the labels say about every item.
 """
 
 from __future__ import annotations
@@ -38,6 +38,12 @@ from memory.paths import MemoryRoot
 from memory.provenance import strip_comments
 
 ZONE = ZoneInfo("Asia/Shanghai")
+SPLITS = {  # the parts of bench/data/dream/ and how the tables name them
+    "dev": "dev (tuned on)",
+    "heldout": "held-out (not tuned on)",
+    "heldout2": "held-out 2 (not tuned on)",
+    "heldout3": "held-out 3 (not tuned on)",
+}
 
 
 @dataclass
@@ -407,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench.dream_ablation import PIECES, switch_off
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=("dev", "heldout", "heldout2", "all"), default="all")
+    parser.add_argument("--split", choices=(*SPLITS, "all"), default="all")
     parser.add_argument("--scenario", action="append", default=[])
     parser.add_argument("--without", action="append", default=[], choices=sorted(PIECES))
     parser.add_argument("--show", action="store_true")
@@ -416,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cold", action="store_true", help="no shared embedding cache")
     parser.add_argument("--keep", help="run in this folder and keep the memory roots")
     args = parser.parse_args(argv)
-    splits = ("dev", "heldout", "heldout2") if args.split == "all" else (args.split,)
+    splits = tuple(SPLITS) if args.split == "all" else (args.split,)
     restore = switch_off(args.without)
     results: dict[str, dict[str, object]] = {}
     try:
@@ -440,11 +446,7 @@ def main(argv: list[str] | None = None) -> int:
                 results[split] = {"total": total, "by_tag": by_tag, "per": per}
                 if args.json:
                     continue
-                name = {
-                    "dev": "dev (tuned on)",
-                    "heldout": "held-out (not tuned on)",
-                    "heldout2": "held-out 2 (not tuned on)",
-                }[split]
+                name = SPLITS[split]
                 print(
                     table(
                         f"{name}: {len(scenarios)} scenarios, {lines} note lines, "

@@ -66,7 +66,8 @@ def build_bot(
     plugins = PluginManager(config.plugin_dir())
     languages = ChatLanguages(config.language)
     conversations = Conversations(config, scopes, plugins.emit)
-    reporter = DreamReporter(config, scopes, channel.send, languages)
+    search = SearchPool(config)
+    reporter = DreamReporter(config, scopes, channel.send, languages, changed=search.refresh)
     dreams = DreamWorker(model=model, clock=now, on_done=reporter)
     triggers = TriggerWatch(
         config, scopes, conversations, dreams, now, poll_seconds=trigger_poll_seconds
@@ -83,7 +84,7 @@ def build_bot(
     services = BotServices(
         config=config,
         scopes=scopes,
-        search=SearchPool(config),
+        search=search,
         conversations=conversations,
         dreams=dreams,
         nightly=nightly,

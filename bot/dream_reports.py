@@ -19,10 +19,12 @@ from bot.material import memory_digest
 from bot.messages import Scope
 from bot.scope_state import clear_changed, record_dream
 from bot.scopes import ScopeDirectory
+from memory.paths import MemoryRoot
 
 log = logging.getLogger(__name__)
 
 Send = Callable[[Scope, str], None]
+Changed = Callable[[MemoryRoot], None]
 KINDS = ("nightly", "idle", "pressure")  # dreams nobody asked for in the chat: report.<kind>
 
 
@@ -30,12 +32,18 @@ class DreamReporter:
     """``on_done`` of the dream worker."""
 
     def __init__(
-        self, config: BotConfig, scopes: ScopeDirectory, send: Send, languages: ChatLanguages
+        self,
+        config: BotConfig,
+        scopes: ScopeDirectory,
+        send: Send,
+        languages: ChatLanguages,
+        changed: Changed | None = None,
     ) -> None:
         self.config = config
         self.scopes = scopes
         self.send = send
         self.languages = languages
+        self.changed = changed  # told of a root whose MEMORY.md a dream rewrote
 
     def __call__(self, outcome: DreamOutcome) -> None:
         job, report = outcome.job, outcome.report
@@ -48,6 +56,11 @@ class DreamReporter:
         )
         if report.status in {"done", "skipped"}:
             clear_changed(job.root, outcome.changes_seen)
+        if report.status == "done" and self.changed is not None:
+            try:
+                self.changed(job.root)
+            except Exception:  # the search index catches up on its next search anyway
+                log.exception("refreshing the search index of %s failed", job.scope.key)
         level = logging.WARNING if report.status == "failed" else logging.INFO
         log.log(
             level, "%s dream for %s: %s %s", job.origin, job.scope.key, report.status, report.reason

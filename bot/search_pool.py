@@ -149,6 +149,19 @@ class SearchPool:
         with lock:
             return service.search(query, limit=limit, min_score=min_score)
 
+    def refresh(self, root: MemoryRoot) -> None:
+        """Bring ``root``'s index up to date now, if it is open (after a dream rewrote
+        MEMORY.md: the new items get their vectors before the chat's next question
+        rather than during it). A closed index is left closed: it reads the changes when
+        it next opens."""
+        with self._guard:
+            opened = self._services.get(str(root.path))
+        if opened is None or not opened[0].is_open:
+            return
+        service, lock = opened
+        with lock:
+            service.sync()
+
     def tool_search(
         self, root: MemoryRoot, query: str, max_results: int, min_score: float
     ) -> dict[str, Any]:

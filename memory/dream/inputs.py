@@ -11,6 +11,7 @@ from memory.daily_notes import MAX_BULLET_CHARS, NoteLine, parse_note, read_line
 from memory.dream.model import DreamInputs, DreamOptions
 from memory.memory_file import parse_memory, read_archive
 from memory.paths import MemoryRoot
+from memory.redact import redact
 from memory.textfile import read_text
 
 
@@ -26,15 +27,13 @@ def gather(root: MemoryRoot, today: date, options: DreamOptions) -> DreamInputs:
     notes: list[NoteLine] = []
     for day in window(root, today, options.days):
         path = root.daily_note(day)
-        lines[root.relative(path)] = read_lines(path)
+        # The bot redacts what it writes; a note written by hand or by another tool may
+        # still hold a secret, and nothing the dream writes may (the grounding check reads
+        # the same redacted lines).
+        lines[root.relative(path)] = [redact(line) for line in read_lines(path)]
         # A bullet is judged by its first MAX_BULLET_CHARS (what the bot writes at most),
         # so that one huge hand-written line cannot make a dream slow.
-        notes.extend(
-            dataclasses.replace(n, text=n.text[:MAX_BULLET_CHARS])
-            if len(n.text) > MAX_BULLET_CHARS
-            else n
-            for n in parse_note(root, day)
-        )
+        notes.extend(_judged(n) for n in parse_note(root, day))
     archived: dict[str, str] = {}
     archive = read_archive(root)
     for item in archive:
@@ -51,6 +50,11 @@ def gather(root: MemoryRoot, today: date, options: DreamOptions) -> DreamInputs:
         state_dir=root.state_dir,
         archive=archive,
     )
+
+
+def _judged(note: NoteLine) -> NoteLine:
+    text = redact(note.text[:MAX_BULLET_CHARS])
+    return note if text == note.text else dataclasses.replace(note, text=text)
 
 
 def input_hash(

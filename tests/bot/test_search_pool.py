@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot_support import base_config
+from bot_support import BotFactory, base_config, owner
 
 from bot.search_pool import SearchPool
 from memory.paths import MemoryRoot
@@ -57,3 +57,29 @@ def test_a_vector_budget_closes_indexes_and_one_model_serves_every_chat(tmp_path
     providers = {id(service._provider) for service in services}
     assert len(providers) == 1 and pool._provider is not None  # one model for every chat
     pool.close()
+
+
+def test_a_dream_brings_an_open_index_up_to_date_before_the_next_question(
+    make_bot: BotFactory,
+) -> None:
+    bot, channel = make_bot(language="en", embedding_provider="local")
+    root = bot.services.scopes.root_for(owner("x").scope)
+    root.notes_dir.mkdir(parents=True, exist_ok=True)
+    (root.notes_dir / "2026-11-28.md").write_text(
+        "# Daily Memory: 2026-11-28\n\n## Daily Summary (23:55)\n"
+        "- 用户是护士，在利兹的医院上班\n- 用户对青霉素过敏\n",
+        encoding="utf-8",
+    )
+    assert bot.handle(owner("/memory search 护士"))[0].startswith("Memory hits")
+    (service, _) = bot.services.search._services[str(root.path)]
+    service.wait_for_vectors(60)
+    before = service.status()
+    assert service._state is not None and "MEMORY.md" not in service._state.files
+
+    assert bot.handle(owner("/memory dream"))[0].startswith("Dream started")
+    assert bot.services.dreams.wait_idle(60)
+    assert channel.wait_for(1)[-1][1].startswith("Dream done")
+    service.wait_for_vectors(60)
+    after = service.status()  # counts only: no search has run since the dream
+    assert "MEMORY.md" in service._state.files  # read and embedded already
+    assert after["chunks"] > before["chunks"] and after["pending"] == 0

@@ -12,7 +12,7 @@ import pytest
 from bot_support import BotFactory, all_text, owner
 
 from memory.identifiers import is_card_number, is_cn_resident_id, is_us_ssn, luhn_valid
-from memory.redact import MASK, Redaction, redact
+from memory.redact import MASK, Redaction, redact, redact_all
 
 # (text, the secret that must go)
 SECRETS = [
@@ -154,6 +154,16 @@ def test_phone_numbers_where_the_config_asks(text: str, number: str) -> None:
 @pytest.mark.parametrize("text", ORDINARY)
 def test_ordinary_text_is_kept(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text", [t for t, _ in SECRETS + SECOND_ROUND + THIRD_ROUND + PHONES] + ORDINARY
+)
+def test_the_quick_check_never_skips_a_secret(text: str) -> None:
+    # redact() skips text holding none of the patterns' anchors; every pattern still agrees
+    for variant in (text, text.upper(), f"- 用户: {text}。", text.replace(" ", "  ")):
+        for policy in (Redaction(), Redaction(phone_numbers=True)):
+            assert redact(variant, policy) == redact_all(variant, policy), variant
 
 
 def test_the_table_is_big_enough() -> None:
