@@ -201,8 +201,15 @@ def rank(
         + settings.rrf_weight * rrf.get(i, 0.0)
         for i in rows
     }
-    # the new fact is as relevant as the old one's wording, when that is evidence
-    olds = {old: items for old, items in olds.items() if evident(old, vector_of(old))}
+    # the new fact is as relevant as the old one's wording, when the question is about it:
+    # that wording is evidence, and among the ``limit`` best-scored candidates
+    top = sorted((base[i] for i in retrieved), reverse=True)[: max(1, limit)]
+    bar = top[-1] if top else 0.0
+    olds = {
+        old: items
+        for old, items in olds.items()
+        if base[old] >= bar and evident(old, vector_of(old))
+    }
     heir = inheritors(olds, base)
     succeeds = set(heir.values())  # items that replaced a fact the question is about
     for old, item in heir.items():
