@@ -44,6 +44,7 @@ LOCOMO_DEV = ("conv-26", "conv-30", "conv-41")
 BASE = RankSettings()
 VARIANTS: dict[str, RankSettings] = {
     "base": BASE,
+    "noprov": replace(BASE, provenance=False),
     "ctx500": replace(BASE, context_chars=500),
     "sf0.1": replace(BASE, same_file_similarity=0.1),
     "sf0.2": replace(BASE, same_file_similarity=0.2),

@@ -17,6 +17,7 @@ from datetime import date
 from typing import Any, Literal
 
 from memory.search.chunker import is_turn
+from memory.search.currency import NO_CURRENCY, Currency
 from memory.search.keyword_index import KeywordHit, index_tokens, query_terms
 from memory.search.names import names_unheard
 from memory.search.ranking import (
@@ -30,15 +31,17 @@ from memory.search.ranking import (
     fuse,
     has_evidence,
     importance_multiplier,
+    inheritors,
     mmr,
     neighbour_boost,
+    note_date,
     query_floor,
     recency_multiplier,
     reciprocal_ranks,
     similarity,
     tier_multiplier,
 )
-from memory.search.store import Store
+from memory.search.store import Store, StoredChunk
 from memory.segment import content_words, tokens
 
 
@@ -59,6 +62,8 @@ class RankSettings:
     decompose: bool = True  # a question naming several things searches each (facets.py)
     neighbour_share: float = 0.5  # share of the adjacent turns' score a turn chunk gains
     unheard_names: bool = True  # a query whose every name the memory lacks finds nothing
+    provenance: bool = True  # what the files' citations say is current comes first (currency.py)
+    current_margin: float = 0.02  # cosine an older note may lead a current item by and follow it
 
 
 Source = Literal["vector", "keyword", "hybrid"]
@@ -102,6 +107,26 @@ def snippet_of(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+def _successors(
+    rows: dict[int, StoredChunk], store: Store, currency: Currency
+) -> dict[int, list[int]]:
+    """Each candidate chunk holding a replaced fact -> the chunk ids of the MEMORY.md items
+    that may have replaced it (:meth:`Currency.successors_of`); those items join ``rows``,
+    so a question asked in the old fact's words still finds the new one."""
+    lines: dict[int, set[int]] = {}  # candidate chunk id -> MEMORY.md lines of successors
+    for chunk_id, row in rows.items():
+        if row.path != CORE_PATH:
+            found = currency.successors_of(row.path, row.start_line, row.end_line)
+            if found:
+                lines[chunk_id] = found
+    if not lines:
+        return {}
+    wanted = set().union(*lines.values())
+    items = {c.start_line: c for c in store.file_chunks(CORE_PATH) if c.start_line in wanted}
+    rows.update((c.id, c) for c in items.values())
+    return {i: [items[n].id for n in sorted(found) if n in items] for i, found in lines.items()}
+
+
 def rank(
     query: str,
     keyword_hits: Sequence[KeywordHit],
@@ -114,13 +139,16 @@ def rank(
     limit: int,
     min_score: float,
     now: date,
-    superseded: frozenset[tuple[str, int]] = frozenset(),
+    currency: Currency = NO_CURRENCY,
     term_weights: Mapping[str, float] | None = None,
     unheard: frozenset[str] = frozenset(),
 ) -> list[Hit]:
     """The final hits; ``[]`` when no candidate is evidence that the memory holds anything
-    about the query (:func:`has_evidence`). ``superseded`` holds the ``(path, line)`` of
-    archived items a newer item replaced: they rank after every current hit.
+    about the query (:func:`has_evidence`). ``currency`` says which archived items a newer
+    item replaced and which note lines they came from (they rank after every current hit),
+    which MEMORY.md items may have replaced them (when the old wording is evidence, the one
+    most like the question takes on its relevance and counts as evidence), and how recent
+    each item's sources are (:func:`current_first`).
     ``term_weights`` weighs the query's terms for coverage (:func:`term_weight`);
     ``unheard`` holds the query terms no chunk holds: a query whose every name is one of
     them is about someone the memory never heard of and gets ``[]`` (:mod:`names`)."""
@@ -132,6 +160,8 @@ def rank(
         return []
     pinned_ids = {i for p in pins for i in store.chunks_of(p, limit)}
     rows = store.chunks(set(keyword) | set(vector) | pinned_ids)
+    retrieved = set(rows)
+    olds = _successors(rows, store, currency) if settings.provenance else {}
     vectors_on = bool(vector_ids)
     floor = query_floor([c for _, c in vector_hits], cosine_range[0], settings.gate.floor_rank)
     rrf = reciprocal_ranks(
@@ -162,15 +192,36 @@ def rank(
         for i in [h.chunk_id for h in keyword_hits[:EVIDENCE_DEPTH]] + [i for i, _ in vector_hits]
         if i in rows
     )
+
+    def vector_of(chunk_id: int) -> float | None:
+        return vector.get(chunk_id, 0.0) if vectors_on and chunk_id in vector_ids else None
+
+    base = {
+        i: fuse(vector_of(i), keyword.get(i, 0.0), settings.vector_weight)
+        + settings.rrf_weight * rrf.get(i, 0.0)
+        for i in rows
+    }
+    # the new fact is as relevant as the old one's wording, when the question is about it:
+    # that wording is evidence, and among the ``limit`` best-scored candidates
+    top = sorted((base[i] for i in retrieved), reverse=True)[: max(1, limit)]
+    bar = top[-1] if top else 0.0
+    olds = {
+        old: items
+        for old, items in olds.items()
+        if base[old] >= bar and evident(old, vector_of(old))
+    }
+    heir = inheritors(olds, base)
+    succeeds = set(heir.values())  # items that replaced a fact the question is about
+    for old, item in heir.items():
+        base[item] = max(base[item], base[old])
+    for unused in set(rows) - retrieved - succeeds:  # joined for nothing the question is about
+        del rows[unused]
     for chunk_id, row in rows.items():
-        v = vector.get(chunk_id, 0.0) if vectors_on and chunk_id in vector_ids else None
-        k = keyword.get(chunk_id, 0.0)
-        core_evident = row.path == CORE_PATH and evident(chunk_id, v)
-        base = fuse(v, k, settings.vector_weight)
-        base += settings.rrf_weight * rrf.get(chunk_id, 0.0)
-        replaced = (row.path, row.start_line) in superseded
+        v = vector_of(chunk_id)
+        core_evident = row.path == CORE_PATH and (chunk_id in succeeds or evident(chunk_id, v))
+        replaced = (row.path, row.start_line) in currency.superseded
         score = (
-            base
+            base[chunk_id]
             * recency_multiplier(row.path, now, settings.recency_floor, settings.half_life_days)
             * importance_multiplier(row.importance)
             * tier_multiplier(
@@ -188,6 +239,12 @@ def rank(
                 pinned=row.path in pins
                 and (chunk_id in keyword or chunk_id in vector or not keyword),
                 superseded=replaced,
+                day=note_date(row.path),
+                as_of=currency.as_of.get(row.start_line)
+                if core_evident and settings.provenance
+                else None,
+                cosine=cosine.get(chunk_id),
+                follows=heir.get(chunk_id),
             )
         )
     if settings.neighbour_share > 0:
@@ -205,7 +262,7 @@ def rank(
     def alike(a: Candidate, b: Candidate) -> float:
         return similarity(a, b, settings.same_file_similarity)
 
-    picked = current_first(mmr(kept, limit, settings.mmr_lambda, alike))
+    picked = current_first(mmr(kept, limit, settings.mmr_lambda, alike), settings.current_margin)
     out = []
     for c in picked:
         row = rows[c.chunk_id]

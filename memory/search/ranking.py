@@ -197,6 +197,10 @@ class Candidate:
     terms: frozenset[str]
     pinned: bool = False
     superseded: bool = False
+    day: date | None = None  # the date of a daily note or session log hit
+    as_of: date | None = None  # a current MEMORY.md item's newest dated source
+    cosine: float | None = None  # the query's cosine to it
+    follows: int | None = None  # the chunk id of the item that replaced what it says
 
 
 def mmr(
@@ -259,10 +263,47 @@ def overlaps(a: Candidate, b: Candidate) -> bool:
     return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line
 
 
-def current_first(items: Sequence[Candidate]) -> list[Candidate]:
-    """``items`` with every superseded archive item moved after all the others (order
-    otherwise kept): a replaced fact never outranks what replaced it."""
-    return [c for c in items if not c.superseded] + [c for c in items if c.superseded]
+def current_first(items: Sequence[Candidate], margin: float = 0.0) -> list[Candidate]:
+    """Current facts first, order otherwise kept. A MEMORY.md item current ``as_of`` a day
+    moves before every hit of a dated file (a daily note, a session log) no newer than that
+    day, which the dream had already read when it wrote the item, and whose cosine to the
+    query is at most ``margin`` above the item's: the newer word on the same question, not
+    on another one the older hit answers better. A hit that ``follows`` another (the old
+    wording of a fact that item replaced) moves to just after it when it came before; every
+    superseded archive item moves after all the others. So a replaced fact never outranks
+    what replaced it, and is still there for a question about the past."""
+    out: list[Candidate] = []
+    for c in items:
+        if c.superseded:
+            continue
+        at = len(out)
+        if c.as_of is not None and c.cosine is not None:
+            limit = c.cosine + margin
+            older = (
+                i
+                for i, o in enumerate(out)
+                if o.day is not None and o.day <= c.as_of and (o.cosine or 0.0) <= limit
+            )
+            at = next(older, at)
+        out.insert(at, c)
+    for c in [c for c in out if c.follows is not None]:
+        ids = [o.chunk_id for o in out]
+        if c.follows in ids and ids.index(c.follows) > ids.index(c.chunk_id):
+            out.remove(c)
+            out.insert(ids.index(c.follows), c)  # the item moved up one as ``c`` left
+    return out + [c for c in items if c.superseded]
+
+
+def inheritors(citing: Mapping[int, Sequence[int]], own: Mapping[int, float]) -> dict[int, int]:
+    """Old chunk -> the one item (of those that may have replaced it, ``citing``) that takes
+    on its relevance: the item whose ``own`` score is best, ties to the first listed. A
+    dream retires a fact and adds a few items in one night; the one most like the question
+    is the likeliest to be the fact's new value."""
+    out = {}
+    for source, items in citing.items():
+        if items:
+            out[source] = max(items, key=lambda i: (own.get(i, 0.0), -items.index(i)))
+    return out
 
 
 S = TypeVar("S", bound=Span)

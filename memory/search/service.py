@@ -27,12 +27,12 @@ from typing import Any, TypeVar
 
 from memory import clock
 from memory.atomic import file_lock
-from memory.errors import Busy, MalformedFile, MemoryEngineError, StorageError, UsageError
-from memory.memory_file import read_archive
+from memory.errors import Busy, MemoryEngineError, StorageError, UsageError
 from memory.paths import MemoryRoot
 from memory.search import store as store_module
-from memory.search.chunker import ARCHIVE_PATH, CHUNKER_VERSION, ChunkerConfig
+from memory.search.chunker import CHUNKER_VERSION, ChunkerConfig
 from memory.search.context import widen
+from memory.search.currency import Currency, CurrencyReader
 from memory.search.embedder import DEFAULT_CODEC, VectorSide
 from memory.search.embeddings.base import EmbeddingProvider
 from memory.search.embeddings.registry import PROVIDERS, ProviderConfig
@@ -143,8 +143,7 @@ class MemorySearch:
         chunks += "" if c.sessions else "-nosessions"
         self._signature = f"{SCHEMA_VERSION}/{TOKENIZER_VERSION}/{segmenter_id()}/chunks-{chunks}"
         self.last_used = time.monotonic()
-        self._archive_key: tuple[int, int] | None = None
-        self._archive_superseded: frozenset[tuple[str, int]] = frozenset()
+        self._currency = CurrencyReader(root)
 
     # opening
 
@@ -392,14 +391,12 @@ class MemorySearch:
             state.vectors.prefetch([query, *named])  # embedded while the index refreshes
             self._refresh(state)
         day = now or clock.now_in(self.settings.timezone).date()
-        superseded = self._superseded(state)
-        hits = self._ranked(state, query, limit, min_score, day, superseded)
+        current = self._currency.read(state.files)  # MEMORY.md and the archive's citations
+        hits = self._ranked(state, query, limit, min_score, day, current)
         parts = named if hits else []
         if parts:
             # each thing the question names gets its own query; its best hit joins the top
-            per_part = [
-                self._ranked(state, p, FACET_HITS, min_score, day, superseded) for p in parts
-            ]
+            per_part = [self._ranked(state, p, FACET_HITS, min_score, day, current) for p in parts]
             hits = cover_facets(hits, per_part, limit)
         context = self.settings.ranking.context_chars
         if context > 0:
@@ -414,7 +411,7 @@ class MemorySearch:
         limit: int,
         min_score: float,
         day: date,
-        superseded: frozenset[tuple[str, int]],
+        current: Currency,
     ) -> list[Hit]:
         """Retrieval and ranking of one query, before context widening."""
         store, keywords, vectors = state.store, state.keywords, state.vectors
@@ -444,7 +441,7 @@ class MemorySearch:
                 limit=limit,
                 min_score=min_score,
                 now=day,
-                superseded=superseded,
+                currency=current,
                 term_weights=weights,
                 unheard=frozenset(t for t in weights if t not in counts),
             )
@@ -458,22 +455,6 @@ class MemorySearch:
         counts = keywords.doc_counts(terms)
         total = keywords.row_count()
         return {t: term_weight(total, counts.get(t, 0)) for t in terms}, counts
-
-    def _superseded(self, state: _Open) -> frozenset[tuple[str, int]]:
-        """``(path, line)`` of the archived items that a newer item replaced; the archive is
-        read again only when the index saw it change."""
-        row = state.files.get(ARCHIVE_PATH)
-        key = None if row is None else (row.size, row.mtime)
-        if key != self._archive_key:
-            try:
-                items = read_archive(self.root) if row is not None else []
-            except MalformedFile:  # not text: nothing in it is known to be superseded
-                items = []
-            self._archive_key = key
-            self._archive_superseded = frozenset(
-                (ARCHIVE_PATH, item.line) for item in items if item.reason == "superseded"
-            )
-        return self._archive_superseded
 
     def wait_for_vectors(self, timeout: float | None = None) -> None:
         if self._state is not None:

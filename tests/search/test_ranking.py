@@ -17,6 +17,7 @@ from memory.search.ranking import (
     fuse,
     has_evidence,
     importance_multiplier,
+    inheritors,
     mmr,
     neighbour_boost,
     note_date,
@@ -165,6 +166,41 @@ def test_current_first_moves_superseded_items_last_in_order() -> None:
     b = Candidate(3, "memory/2026-11-28.md", 5, 5, 0.4, frozenset())
     older = Candidate(4, "memory/archive.md", 4, 4, 0.3, frozenset(), superseded=True)
     assert [c.chunk_id for c in current_first([old, a, older, b])] == [2, 3, 1, 4]
+
+
+def test_current_first_puts_a_successor_first_and_a_current_item_before_older_notes() -> None:
+    def c(i: int, path: str, cos: float, **kw: object) -> Candidate:
+        return Candidate(i, path, 4, 4, 1.0 - i / 10, frozenset(), cosine=cos, **kw)  # type: ignore[arg-type]
+
+    day = date(2026, 11, 20)
+    older = c(1, "memory/2026-09-22.md", 0.85, day=date(2026, 9, 22))
+    newer = c(2, "memory/2026-11-25.md", 0.84, day=date(2026, 11, 25))
+    evergreen = c(3, "notes.md", 0.86)
+    item = c(4, "MEMORY.md", 0.84, as_of=day)
+    # the item moves before the older note (cosine 0.85 <= 0.84 + 0.02), not the newer one
+    assert [x.chunk_id for x in current_first([older, newer, evergreen, item], 0.02)] == [
+        4,
+        1,
+        2,
+        3,
+    ]
+    # an older hit much closer to the question answers another one: it keeps its place
+    assert [x.chunk_id for x in current_first([older, item], 0.0)] == [1, 4]
+    assert [x.chunk_id for x in current_first([older, c(5, "MEMORY.md", 0.9)], 0.02)] == [1, 5]
+    # the old wording of a replaced fact moves to just after what replaced it, not further
+    old = c(6, "memory/2026-09-01.md", 0.9, follows=5)
+    assert [x.chunk_id for x in current_first([old, evergreen, c(5, "MEMORY.md", 0.7), older])] == [
+        3,
+        5,
+        6,
+        1,
+    ]
+    assert [x.chunk_id for x in current_first([old, evergreen])] == [6, 3]  # no heir listed
+
+
+def test_inheritors_give_an_old_chunk_to_the_item_most_like_the_question() -> None:
+    own = {10: 0.3, 11: 0.5, 12: 0.5}
+    assert inheritors({1: [10, 11], 2: [12, 11], 3: [10], 4: []}, own) == {1: 11, 2: 12, 3: 10}
 
 
 def test_term_weight_is_a_smoothed_idf_positive_in_a_tiny_memory() -> None:
