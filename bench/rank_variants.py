@@ -38,6 +38,7 @@ from memory.search.eval import (
     withhold,
 )
 from memory.search.ranker import RankSettings
+from memory.search.ranking import Gate
 from memory.search.service import MemorySearch, SearchSettings
 
 LOCOMO_DEV = ("conv-26", "conv-30", "conv-41")
@@ -51,6 +52,12 @@ VARIANTS: dict[str, RankSettings] = {
     "sf0.4": replace(BASE, same_file_similarity=0.4),
     "lam0.65": replace(BASE, mmr_lambda=0.65),
     "lam0.85": replace(BASE, mmr_lambda=0.85),
+    # the evidence gate's trade-off curve (coverage / vector / margin), with --no-match
+    "gate.4": replace(BASE, gate=Gate(0.4, 0.5, 0.01)),
+    "gate.6": replace(BASE, gate=Gate(0.6, 0.6, 0.02)),
+    "gate.7": replace(BASE, gate=Gate(0.7, 0.65, 0.03)),
+    "gate.8": replace(BASE, gate=Gate(0.8, 0.7, 0.04)),
+    "gate.9": replace(BASE, gate=Gate(0.9, 0.8, 0.05)),
 }
 
 

@@ -8,6 +8,10 @@ overlapping hits); headings and blank lines end a group; a line longer than ``ma
 is cut into several chunks that all cite that line. Provenance comments
 (``<!-- src: ... -->``) are stripped from the text; line numbers stay those of the file.
 
+A chunk of conversation turns that are all greetings, thanks or acknowledgements ("thanks!",
+"好的", "ok") is not indexed: it holds no fact, and in a small memory it would otherwise
+fill the last places of the top 5.
+
 ``MEMORY.md`` and the archive hold items: each bullet is its own chunk (so an item's rank,
 and an archived item's status, is its own), and in the archive only the bullets are indexed
 (its title and intro are not memory).
@@ -18,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory.chatter import is_greeting_or_ack
 from memory.provenance import strip_comments
 
 _COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
@@ -26,7 +31,7 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _SPEAKER = re.compile(r"^\s*[-*]\s+(?:\[[^\]]{1,20}\]\s*)?[^\s:：][^:：]{0,30}(?::\s|：)")
 _JOINERS = "\u200d\ufe0e\ufe0f"
 _BULLET = re.compile(r"^\s*[-*+]\s")
-CHUNKER_VERSION = "items-1"  # part of the index signature: a change re-chunks every file
+CHUNKER_VERSION = "items-2"  # part of the index signature: a change re-chunks every file
 ARCHIVE_PATH = "memory/archive.md"
 ITEM_FILES = ("MEMORY.md", ARCHIVE_PATH)  # one item per chunk
 BULLETS_ONLY = (ARCHIVE_PATH,)  # lines that are not bullets are not indexed
@@ -55,6 +60,12 @@ class ChunkerConfig:
 def is_turn(line: str) -> bool:
     """True for a conversation turn bullet: ``- Name: text`` (or ``- [id] Name: text``)."""
     return _SPEAKER.match(line) is not None
+
+
+def is_chatter_turn(line: str) -> bool:
+    """A conversation turn that says nothing but a greeting, thanks or acknowledgement."""
+    match = _SPEAKER.match(line)
+    return match is not None and is_greeting_or_ack(strip_comments(line[match.end() :]))
 
 
 def importance_of(line: str) -> float | None:
@@ -106,6 +117,8 @@ def chunk_text(path: str, text: str, config: ChunkerConfig | None = None) -> lis
     group: list[tuple[int, str, float | None]] = []
 
     def flush() -> None:
+        if group and all(is_chatter_turn(line) for _, line, _ in group):
+            group.clear()
         if group:
             chunks.append(
                 Chunk(

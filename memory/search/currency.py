@@ -18,14 +18,18 @@ Every generated MEMORY.md item and archive entry cites the lines it came from
   (an item that does is what is left of a packed line whose other clause changed). Search
   gives the one of them most like the question the relevance of the old wording (the
   entry, or its note lines), so a question asked in the old fact's words ("where do I
-  live?" against "lives in Berlin") finds the new one ("moved to Porto").
+  live?" against "lives in Berlin") finds the new one ("moved to Porto");
+- for each note line, the current items citing it (``cited``): when the line answers the
+  question itself, the item distilled from it takes on its relevance (a question in the
+  first person, "where do I work?", matches the user's own words, "I work as a nurse",
+  far better than the item's third person, "The user is Lena, a nurse").
 
 Both files are read again only when their size or modification time changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -36,6 +40,8 @@ from memory.provenance import ref_lines
 from memory.search.chunker import ARCHIVE_PATH
 from memory.search.ranking import CORE_PATH, note_date
 from memory.search.store import FileRow
+from memory.segment import content_words
+from memory.speaker import USER_NAMES
 
 Key = tuple[int, int] | None
 DREAM_DAYS = 3  # the days of notes a dream reads by default (memory.dream.DreamOptions.days)
@@ -48,6 +54,31 @@ class Currency:
     live: frozenset[tuple[str, int]] = frozenset()  # lines an item not superseded cites
     successors: Mapping[tuple[str, int], frozenset[int]] = field(default_factory=dict)
     as_of: Mapping[int, date] = field(default_factory=dict)  # MEMORY.md line -> newest source
+    cited: Mapping[tuple[str, int], frozenset[int]] = field(default_factory=dict)  # -> items
+    words: Mapping[int, frozenset[str]] = field(default_factory=dict)  # item line -> its words
+
+    def distilled_from(
+        self, path: str, start: int, end: int, text: str, answers: Callable[[str], bool]
+    ) -> set[int]:
+        """The MEMORY.md lines of the items distilled from lines ``start..end`` of ``path``
+        (``text``, one line a line) that answer the question themselves (``answers``), or
+        from a chunk of one line, and that share a content word with the line (other than
+        the user's own name: an item holds the part of the line it was distilled from): the
+        item is the curated word on what that line says. A line of a chunk that only sits
+        beside the matching one lends nothing (an item citing "I go swimming" is no answer
+        to a question its neighbour "I am allergic to peanuts" matched)."""
+        if not self.cited:
+            return set()
+        lines = text.split("\n")
+        whole = len(lines) == end - start + 1
+        out: set[int] = set()
+        for n in range(start, end + 1):
+            items = self.cited.get((path, n))
+            if not items or not whole or not (start == end or answers(lines[n - start])):
+                continue
+            said = _words(lines[n - start])
+            out |= {i for i in items if self.words.get(i, frozenset()) & said}
+        return out
 
     def successors_of(self, path: str, start: int, end: int) -> set[int]:
         """The MEMORY.md lines of the items that may have replaced what lines ``start..end``
@@ -100,12 +131,18 @@ def currency_of(items: list[MemoryItem], archived: list[ArchivedItem]) -> Curren
             for line in own & replaced:
                 successors.setdefault(line, set()).update(heirs)
     as_of = {i.line: d for i in items if (d := _newest(r.path for r in i.sources)) is not None}
+    cited: dict[tuple[str, int], set[int]] = {}
+    for item in items:
+        for line in ref_lines(item.sources):
+            cited.setdefault(line, set()).add(item.line)
     return Currency(
         superseded=frozenset((ARCHIVE_PATH, a.line) for a in old),
         replaced=frozenset(replaced),
         live=frozenset(live),
         successors={line: frozenset(heirs) for line, heirs in successors.items()},
         as_of=as_of,
+        cited={line: frozenset(found) for line, found in cited.items()},
+        words={i.line: _words(i.text) for i in items},
     )
 
 
@@ -138,6 +175,10 @@ class CurrencyReader:
             return read_archive(self.root)
         except (MalformedFile, OSError):  # not text: nothing in it is known to be superseded
             return []
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w for w in content_words(text) if w not in USER_NAMES)
 
 
 def _newest(paths: Iterable[str]) -> date | None:

@@ -11,7 +11,7 @@ after, in the service, once the hits of a question's facets have joined.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date
 from typing import Any, Literal
@@ -53,7 +53,7 @@ class RankSettings:
     mmr_lambda: float = 0.75
     same_file_similarity: float = 0.0
     max_snippet_chars: int = 600
-    context_chars: int = 485
+    context_chars: int = 430  # per rank; joined passages may use the next rank's room
     rrf_weight: float = 0.5
     rrf_k: int = 10
     core_boost: float = 1.25
@@ -108,15 +108,19 @@ def snippet_of(text: str, limit: int) -> str:
 
 
 def _successors(
-    rows: dict[int, StoredChunk], store: Store, currency: Currency
+    rows: dict[int, StoredChunk], store: Store, currency: Currency, answers: Callable[[str], bool]
 ) -> dict[int, list[int]]:
     """Each candidate chunk holding a replaced fact -> the chunk ids of the MEMORY.md items
-    that may have replaced it (:meth:`Currency.successors_of`); those items join ``rows``,
-    so a question asked in the old fact's words still finds the new one."""
+    that may have replaced it (:meth:`Currency.successors_of`), or holding a line that
+    answers the question and that items were distilled from (:meth:`Currency.distilled_from`);
+    those items join ``rows``, so a question asked in the note's words finds the item."""
     lines: dict[int, set[int]] = {}  # candidate chunk id -> MEMORY.md lines of successors
     for chunk_id, row in rows.items():
         if row.path != CORE_PATH:
             found = currency.successors_of(row.path, row.start_line, row.end_line)
+            found |= currency.distilled_from(
+                row.path, row.start_line, row.end_line, row.text, answers
+            )
             if found:
                 lines[chunk_id] = found
     if not lines:
@@ -161,7 +165,9 @@ def rank(
     pinned_ids = {i for p in pins for i in store.chunks_of(p, limit)}
     rows = store.chunks(set(keyword) | set(vector) | pinned_ids)
     retrieved = set(rows)
-    olds = _successors(rows, store, currency) if settings.provenance else {}
+    bar_covered = settings.gate.coverage
+    answers = lambda line: coverage(index_tokens(line), term_weights or {}) >= bar_covered  # noqa: E731
+    olds = _successors(rows, store, currency, answers) if settings.provenance else {}
     vectors_on = bool(vector_ids)
     floor = query_floor([c for _, c in vector_hits], cosine_range[0], settings.gate.floor_rank)
     rrf = reciprocal_ranks(

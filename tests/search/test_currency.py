@@ -79,3 +79,26 @@ def test_the_reader_reads_again_only_when_a_file_changed(tmp_path: Path) -> None
     changed = reader.read({**files, "memory/archive.md": FileRow("c", 2, 2)})
     assert changed.superseded == frozenset() and changed.as_of == first.as_of
     assert reader.read({}).as_of == {}
+
+
+def test_an_item_is_distilled_from_the_cited_line_that_answers_and_shares_its_words() -> None:
+    currency = currency_of(parse_memory(MEMORY).generated, [])
+    note = "memory/2026-11-19.md"
+    chunk = "- User: I moved to Porto\n- User: I go swimming on Tuesdays"
+
+    def says_porto(line: str) -> bool:
+        return "Porto" in line
+
+    # lines 4-5: only line 4 answers, and the Porto item shares "porto" with it
+    assert currency.distilled_from(note, 4, 5, chunk, says_porto) == {4}
+    # the swimming line sits beside the answer: it lends nothing
+    assert currency.distilled_from(note, 4, 5, chunk, lambda line: "swimming" in line) == {5}
+    assert currency.distilled_from(note, 4, 5, chunk, lambda line: False) == set()
+    # a chunk of one line lends whatever made it relevant; the item must share a word
+    assert currency.distilled_from(note, 5, 5, "- User: I go swimming", lambda _: False) == {5}
+    assert currency.distilled_from(note, 5, 5, "- User: I ride a bike", lambda _: False) == set()
+    # "用户" is everyone's word: the Wang Fang item shares nothing else with this line
+    line = "- 用户: 我下周去上海出差"
+    assert currency.distilled_from("memory/2026-11-17.md", 4, 4, line, lambda _: True) == set()
+    # lines that are not the chunk's (a cut long line) lend nothing
+    assert currency.distilled_from(note, 4, 5, "- User: I moved to Porto", says_porto) == set()
