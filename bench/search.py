@@ -46,6 +46,7 @@ from zh_facts import FACTS, FILLER
 from zh_hard_dev import QUESTIONS as HARD_DEV_QUESTIONS
 
 from memory.paths import MemoryRoot
+from memory.search.facets import facets
 from memory.search.service import MemorySearch, SearchSettings
 
 WORDS = "deploy config cache retry timeout backup invoice travel gym coffee report".split()
@@ -72,8 +73,6 @@ def question_pool() -> list[str]:
     over the run, so that the back-to-back and the spaced questions hold the same share.
     No question is asked twice in a run, so nothing kept from an earlier answer can make a
     later one cheaper."""
-    from memory.search.facets import facets
-
     pool = list(dict.fromkeys([q for _, q in FACTS] + [q for _, q, *_ in HARD_DEV_QUESTIONS]))
     groups = [[q for q in pool if not facets(q)], [q for q in pool if facets(q)]]
     placed = [((i + 0.5) / len(g), n, q) for n, g in enumerate(groups) for i, q in enumerate(g)]
@@ -222,6 +221,13 @@ def run_measure(folder: Path, mode: str, args: argparse.Namespace) -> dict[str, 
         (p50, p95), (c50, c95) = p50_p95(wall), p50_p95(cpu)
         out.update({f"p50_{label}_ms": p50, f"p95_{label}_ms": p95})
         out.update({f"cpu_p50_{label}_ms": c50, f"cpu_p95_{label}_ms": c95})
+        # the questions naming several things (a query per facet) apart from the others
+        named = [bool(facets(q)) for q in batch]
+        plain = [w for w, n in zip(wall, named, strict=True) if not n]
+        several = [w for w, n in zip(wall, named, strict=True) if n]
+        out[f"p95_plain_{label}_ms"] = p50_p95(plain)[1] if plain else None
+        out[f"p50_facets_{label}_ms"] = p50_p95(several)[0] if several else None
+        out[f"facet_questions_{label}"] = len(several)
     out["append_ms"] = append_latency(svc, root, args.appends, args.gap)
     svc.close()
     out["peak_rss_mb"] = rss_mb()
@@ -443,6 +449,13 @@ def main() -> None:
             for label, name, value, cpu in rows:
                 print(f"  {label:34} {verdict(name, value, cpu)}", flush=True)
             print(f"  {'first open (reads the cache)':34} {hybrid['first_open_ms']:>10} ms")
+            for label in ("back_to_back", "spaced"):
+                split = (
+                    f"p95 {hybrid[f'p95_plain_{label}_ms']} ms without facets, p50 "
+                    f"{hybrid[f'p50_facets_{label}_ms']} ms for the "
+                    f"{hybrid[f'facet_questions_{label}']} naming several things"
+                )
+                print(f"  {'hybrid, ' + label.replace('_', '-'):34} {split}")
         if args.chats:
             folder = Path(tmp) / "pool"
             pool_args = [
