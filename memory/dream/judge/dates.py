@@ -547,6 +547,10 @@ def words(span: DateSpan, zh: bool) -> str:
 
 
 _EN_KEEP = re.compile(r"(?i)(?:in|by|until|from|to|till|before|after)\s+")
+# An age after a year ("今年五岁", "今年已经 72 岁了"): the year says when the age holds.
+_ZH_AGE = re.compile(
+    r"\s*(?:已经|就|才|刚|都|满|也)*\s*(?:\d+|[一二两三四五六七八九十百]+)\s*(?:周岁|岁)(?:半|多)?了?"
+)
 _EN_PART_OF_DAY = re.compile(r"(?i)\s+(morning|afternoon|evening|night)\b")
 _EN_LEAD = re.compile(
     r"(?i)\b(?:on|by|for|until|from|to|in|at|during|since|this|next|last|coming)\s*$"
@@ -586,8 +590,14 @@ def resolve(text: str, anchor: date) -> tuple[str, list[DateSpan]]:
             elif span.unit != "day" and not _EN_LEAD.search(before):
                 # "moved last month" -> "moved in October 2026", "visits on the weekend of"
                 new = ("on " if span.unit == "weekend" else "in ") + new
-        if span.start == 0 and piece[:1].isupper():
+        if piece[:1].isupper() and (span.start == 0 or text[: span.start].endswith(": ")):
             new = new[:1].upper() + new[1:]
+        age = _ZH_AGE.match(text, span.end) if span.unit == "year" and zh else None
+        if age:  # "今年五岁" is an age in a year, not a year's age: "五岁（2026年）"
+            out.append(text[last : span.start])
+            out.append(f"{age.group(0)}（{new}）")
+            last = age.end()
+            continue
         out.append(text[last : span.start])
         out.append(new)
         last = span.end
