@@ -54,6 +54,29 @@ def test_requests_and_greetings_frame_the_fact(line: str, item: str) -> None:
 @pytest.mark.parametrize(
     ("line", "item"),
     [
+        # a request to the assistant is the speaker's wish...
+        (
+            "User: Answer briefly please, I check these on my phone between meetings",
+            "The user asks the assistant to answer briefly, the user checks these on the "
+            "user's phone between meetings",
+        ),
+        ("User: don't use emojis", "The user asks: don't use emojis"),
+        ("用户: 请用繁体中文回复", "用户希望用繁体中文回复"),
+        ("用户: 麻烦你以后回答简短一点", "用户希望以后回答简短一点"),
+        ("用户: 不要给我推荐恐怖片，我不喜欢", "用户希望不要给用户推荐恐怖片，用户不喜欢"),
+        # ...unless saying so takes more words than the line has, or it is a question
+        ("用户: 别发语音", "用户：别发语音"),
+        ("用户：请问明天几点开门", "用户：请问2026-11-25几点开门"),
+        ("User: I like green tea", "The user likes green tea"),
+    ],
+)
+def test_requests_to_the_assistant_read_as_wishes(line: str, item: str) -> None:
+    assert reword(split(line), TUE) == item
+
+
+@pytest.mark.parametrize(
+    ("line", "item"),
+    [
         ("用户: 我儿子今年七岁", "用户的儿子七岁（2026年）"),
         ("用户: 我奶奶今年已经 90 岁了", "用户的奶奶已经 90 岁了（2026年）"),
         ("用户的女儿叫小雨，今年三岁半，在上托班", "用户的女儿叫小雨，三岁半（2026年），在上托班"),
@@ -68,6 +91,34 @@ def test_requests_and_greetings_frame_the_fact(line: str, item: str) -> None:
 )
 def test_relative_years_read_right(line: str, item: str) -> None:
     assert reword(split(line), TUE) == item
+
+
+@pytest.mark.parametrize(
+    ("text", "resolved"),
+    [
+        # "ago" names a day, a week, a month or a year before the note's
+        ("I saw her 5 days ago", "I saw her on 2026-11-19"),
+        ("Two weeks ago I started a new job", "In the week of 2026-11-09 I started a new job"),
+        ("I moved here 3 months ago", "I moved here in August 2026"),
+        ("I quit smoking two years ago", "I quit smoking in 2024"),
+        ("我3天前去看了牙医", "我2026-11-21去看了牙医"),
+        ("我两周前换了工作", "我2026-11-09当周换了工作"),
+        ("三个月前搬到了苏州", "2026年8月搬到了苏州"),
+        ("我十年前毕业", "我2016年毕业"),
+        ("12月5日前交论文", "12月5日前交论文"),  # a deadline, no "ago"
+        # a date that is the subject takes no "on"
+        ("today is my 30th birthday", "2026-11-24 is my 30th birthday"),
+        ("tomorrow is the deadline", "2026-11-25 is the deadline"),
+        # a bare age after a year
+        ("我今年 35，在杭州工作", "我 35（2026年），在杭州工作"),
+    ],
+)
+def test_other_relative_forms(text: str, resolved: str) -> None:
+    assert dates.resolve(text, TUE)[0] == resolved
+
+
+def test_a_household_is_the_speakers() -> None:
+    assert reword(split("用户: 我们家今年养了一只狗"), TUE) == "用户家2026年养了一只狗"
 
 
 def test_an_age_after_a_year_is_resolved_in_place() -> None:

@@ -14,6 +14,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.chatter import without_greeting
+from memory.dream.grounding import support
 from memory.dream.judge.dates import resolve
 from memory.speaker import Spoken, split
 
@@ -126,6 +127,7 @@ def _english(body: str, who: str, possessive: str) -> str:
 
 def _chinese(body: str, who: str) -> str:
     text = re.sub(rf"我(?:的)?(?=(?:{_RELATIONS_ZH}))", f"{who}的", body)
+    text = text.replace("我们家", f"{who}家")  # the household, not "用户他们家"
     text = text.replace("我的", f"{who}的").replace("我们", f"{who}他们").replace("我", who)
     return text.replace(f"{who}{who}", who)
 
@@ -183,6 +185,7 @@ def worded(spoken: Spoken) -> str:
             who_zh, who_en, poss = "用户", "the user", "the user's"
         else:
             who_zh, who_en, poss = spoken.speaker, spoken.speaker, f"{spoken.speaker}'s"
+        body = _request(body, who_zh if zh else who_en, zh)
         if zh:
             body = _self_named(_chinese(body, who_zh), who_zh)
             if _DATE_OWNED.match(body):  # "今年的目标是存5万": the speaker's year
@@ -217,6 +220,50 @@ def _unframed(text: str) -> str:
         body = body[head.end() :].strip()
         if body[:1].islower() and body[:1].isascii() and not body.startswith(("iPhone", "iPad")):
             body = body[0].upper() + body[1:]
+
+
+# A request to the assistant: "请用中文回复", "别发语音", "keep it short please", "don't use
+# emojis" (the words that open a sentence that is no imperative: pronouns, determiners...).
+_ZH_REQUEST = re.compile(r"^(?:请(?!问)|麻烦你?|千万(?=别|不要))\s*|^(?=别|不要)")
+_EN_NOT_VERB = frozenset(
+    "i i'm i've i'd my me we our you your he she it its they their the a an this that these "
+    "those there here what when where who why how which if so and but or no yes ok okay".split()
+)
+_EN_REQUEST = re.compile(
+    r"(?i)^(?:please\s+|pls\s+)?(?P<neg>don'?t\s+|do not\s+|never\s+)?(?P<verb>[a-z]+)\b"
+)
+
+
+def _request(body: str, who: str, zh: bool) -> str:
+    """A request to the assistant, worded as the speaker's wish ("用户希望用中文回复", "The
+    user asks the assistant to keep it short"), unless that wording says too much its line
+    does not (a short request keeps its words)."""
+    if zh:
+        match = _ZH_REQUEST.match(body)
+        if match is None or "我" in body[: match.end() + 2]:
+            return body
+        wished = f"{who}希望{body[match.end() :]}"
+    else:
+        match = _EN_REQUEST.match(body)
+        please = bool(re.search(r"(?i)\bplease\b|^pls\b", body))
+        if match is None or match["verb"].lower() in _EN_NOT_VERB or not (please or match["neg"]):
+            return body
+        rest = re.sub(r"(?i),?\s*\bplease\b", "", body[match.start("verb") :]).strip(" ,")
+        rest = rest[:1].lower() + rest[1:]
+        neg = "not " if match["neg"] else ""
+        asks = f"{who[0].upper()}{who[1:]} asks"
+        # the full wish, else the request quoted ("The user asks: don't use emojis")
+        for wished in (
+            f"{asks} the assistant {neg}to {rest}",
+            f"{asks}: {body[:1].lower()}{body[1:]}",
+        ):
+            if support(wished, [body]) >= REQUEST_SUPPORT:
+                return wished
+        return body
+    return wished if support(wished, [body]) >= REQUEST_SUPPORT else body
+
+
+REQUEST_SUPPORT = 0.7  # what the request's own words must still carry of its wording
 
 
 def _self_named(text: str, who: str) -> str:
