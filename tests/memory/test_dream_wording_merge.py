@@ -140,6 +140,9 @@ def test_an_age_after_a_year_is_resolved_in_place() -> None:
             "User: My husband and I are expecting our second child",
             "The user's husband and the user are expecting their second child",
         ),
+        # a habit is the present, a past form of the same spelling is not
+        ("Nina: I mostly read crime novels", "Nina mostly reads crime novels"),
+        ("Nina: I read that book last year", "Nina read that book in 2025"),
         # a group member's line keeps its label: it says who told it
         ("Ravi: Sam's bringing the tent", "Ravi: Sam's bringing the tent"),
     ],

@@ -78,6 +78,11 @@ _EN_ADVERB = frozenset(
 )
 
 
+# Verbs whose past is their present ("read", "put"): after a habit's adverb, the present.
+_SAME_IN_PAST = frozenset("read put cut set let hit hurt shut quit cost spread".split())
+_HABITUAL = re.compile(r"(?i)\b(?:always|usually|often|mostly|sometimes|rarely|generally)\b")
+
+
 def _third_person(verb: str) -> str:
     low = verb.lower()
     if low in ("am",):
@@ -113,6 +118,8 @@ def _english(body: str, who: str, possessive: str) -> str:
 
     def verb(match: re.Match[str]) -> str:
         adverbs, word = match.group("adv") or "", match.group("verb")
+        if _HABITUAL.search(adverbs) and word.lower() in _SAME_IN_PAST:
+            return f"{who} {adverbs}{word}s"  # "I mostly read sci-fi": a habit, the present
         return f"{who} {adverbs}{_third_person(word)}"
 
     text = re.sub(
