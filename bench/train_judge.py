@@ -198,15 +198,28 @@ class Embeddings:
 DENSE_SCALE = 10.0  # embeddings are unit vectors: scaled up, the weights stay small
 
 
-def cross_validate(rows: list[tuple[str, str]], args: argparse.Namespace) -> None:
+def cross_validate(
+    rows: list[tuple[str, str]], args: argparse.Namespace, apart: frozenset[int] = frozenset()
+) -> None:
+    """5-fold CV; the sentences numbered in ``apart`` (a newer file's) are also tallied
+    on their own, so the rest's errors compare with a run trained without them."""
     rng = random.Random(1)
     order = list(range(len(rows)))
     rng.shuffle(order)
     folds = 5
-    tally = {"ngram": [0, 0, 0, 0, 0, 0], "embedding": [0, 0, 0, 0, 0, 0]}
+    tally = {
+        f"{name}{part}": [0, 0, 0, 0, 0, 0]
+        for name in ("ngram", "embedding")
+        for part in ("", ", the rest", ", those apart")
+    }
     for fold in range(folds):
         # tested as the dream reads them: each sentence under the prefixes it would carry
-        test = augment([rows[i] for n, i in enumerate(order) if n % folds == fold], rng)
+        test: list[tuple[str, str]] = []
+        parts: list[str] = []
+        for i in (i for n, i in enumerate(order) if n % folds == fold):
+            readings = augment([rows[i]], rng)  # the draws of augmenting the fold at once
+            test += readings
+            parts += [", those apart" if i in apart else ", the rest"] * len(readings)
         train = augment([rows[i] for n, i in enumerate(order) if n % folds != fold], rng)
         vocab = build_vocab(train, args.min_count)
         weights, bias = fit(encode(train, vocab), len(vocab), args.epochs, args.l2, fold)
@@ -218,21 +231,25 @@ def cross_validate(rows: list[tuple[str, str]], args: argparse.Namespace) -> Non
             xt = args.embed([t for _, t in test]) * DENSE_SCALE
             guesses["embedding"] = [int(g) for g in np.argmax(xt @ dw + db, axis=1)]
         for name, got in guesses.items():
-            t = tally[name]
-            for (kind, _), guess in zip(test, got, strict=True):
+            for (kind, _), guess, part in zip(test, got, parts, strict=True):
                 label = KINDS.index(kind)
-                t[0] += guess == label
-                t[1] += 1
-                t[2] += label == 0 and guess != 0
-                t[3] += label == 0
-                t[4] += label != 0 and guess == 0
-                t[5] += label != 0
+                for t in (tally[name], tally[name + part]) if apart else (tally[name],):
+                    _count(t, label, guess)
     for name, t in tally.items():
         if t[1]:
             print(
                 f"5-fold CV, {name}: accuracy {t[0] / t[1]:.3f}; chatter judged durable "
                 f"{t[2]}/{t[3]}; durable judged chatter {t[4]}/{t[5]}"
             )
+
+
+def _count(t: list[int], label: int, guess: int) -> None:
+    t[0] += guess == label
+    t[1] += 1
+    t[2] += label == 0 and guess != 0
+    t[3] += label == 0
+    t[4] += label != 0 and guess == 0
+    t[5] += label != 0
 
 
 def main() -> int:
@@ -246,16 +263,23 @@ def main() -> int:
     parser.add_argument("--no-embeddings", action="store_true")
     parser.add_argument("--data", default="sentences*.tsv", help="which files of the data folder")
     parser.add_argument("--embedding-cache", help="keep the sentences' vectors in this .npz")
+    parser.add_argument(
+        "--apart",
+        default="sentences_updates.tsv",
+        help="files whose sentences CV also tallies on their own (and the rest apart)",
+    )
     args = parser.parse_args()
     keep = Path(args.embedding_cache) if args.embedding_cache else None
     args.embed = None if args.no_embeddings else Embeddings(keep)
     rows = read_all(DATA, args.data)
+    kept = {row for path in DATA.glob(args.apart) for row in read(path)}
+    apart = frozenset(i for i, row in enumerate(rows) if row in kept)
     print(
         f"{len(rows)} sentences: "
         + ", ".join(f"{k} {n}" for k, n in Counter(k for k, _ in rows).most_common())
     )
     if not args.no_cv:
-        cross_validate(rows, args)
+        cross_validate(rows, args, apart)
     train = augment(rows, random.Random(0))
     vocab = build_vocab(train, args.min_count)
     weights, bias = fit(encode(train, vocab), len(vocab), args.epochs, args.l2, 0)

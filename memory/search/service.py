@@ -55,6 +55,10 @@ MAX_LIMIT = 1000
 SETTABLE_CODECS = ("sq8", "float16", "float32")  # sq8: float16 until ranges are fitted
 LOCK_WAIT_S = 30.0  # how long ``index`` waits for another process's write
 PRUNE_MIN, PRUNE_SHARE = 2000, 0.1  # removed chunks before unused cached vectors are dropped
+# the first search of an open index waits this long for the background embedder, when at
+# most this many chunks are pending (lines written since the index was last synced, such as
+# the MEMORY.md items of a dream run by another process): the first answer then has them
+FIRST_WAIT_S, FIRST_WAIT_PENDING = 1.0, 64
 
 
 class SearchUnavailable(MemoryEngineError):
@@ -116,6 +120,7 @@ class _Open:
     current: bool = False  # built with this signature (else the next sync rebuilds)
     unused: int = 0  # chunks removed since the embedding cache was last pruned
     reset: str | None = None
+    searched: bool = False  # a search has run since the index was opened
 
 
 class MemorySearch:
@@ -390,6 +395,9 @@ class MemorySearch:
             state = self._open()
             state.vectors.prefetch([query, *named])  # embedded while the index refreshes
             self._refresh(state)
+            first, state.searched = not state.searched, True
+        if first:  # outside the lock: the background embedder takes it
+            state.vectors.settle(FIRST_WAIT_PENDING, FIRST_WAIT_S)
         day = now or clock.now_in(self.settings.timezone).date()
         current = self._currency.read(state.files)  # MEMORY.md and the archive's citations
         hits = self._ranked(state, query, limit, min_score, day, current)

@@ -129,3 +129,30 @@ def test_a_learned_change_retires_the_clause_sharing_most_words() -> None:
     assert packed(older) and not packed(Said("用户住在杭州", "user", "fact"))
     tied = Said("用户：喜欢红茶，喜欢绿茶", "user", "preference")
     assert split_changed(tied, Said("用户改喝咖啡了", "user", "preference"), by_words=True) is None
+
+
+@pytest.mark.parametrize(
+    ("newer", "older"),
+    [
+        ("用户体重还是 64 公斤", "用户胖了，现在 64 公斤"),  # the same value said again
+        ("The user is still at Harlow Dental", "The user works at Harlow Dental"),
+        ("Priyanka still lives in Didsbury", "Priyanka lives in Didsbury, Manchester"),
+        ("用户现在还是住在江北", "用户住在重庆江北"),
+    ],
+)
+def test_the_old_value_said_again_replaces_nothing(newer: str, older: str) -> None:
+    assert not slotmodel.could_replace(newer, older)
+    assert slotmodel.probability(newer, older, 0.99) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("newer", "older"),
+    [
+        ("用户体重还是没降，68 公斤", "用户体重 66 公斤"),  # "still", but another number
+        ("用户跳槽去了携程", "用户在去哪儿做测试"),  # a named value the older lacks
+        ("The user switched to almond milk", "The user takes oat milk in tea"),
+        ("羽毛球改到周四晚上了", "每周二晚上打羽毛球"),  # another weekday
+    ],
+)
+def test_a_new_value_may_replace(newer: str, older: str) -> None:
+    assert slotmodel.could_replace(newer, older)

@@ -171,6 +171,7 @@ def test_a_query_reads_only_its_terms_segments(monkeypatch: pytest.MonkeyPatch) 
         ]
         index = index_of(texts)
         index.search("上海 budget", 10)  # the counts are remembered
+        index._lengths.forget()  # the lengths are read again (as after a change)
         with Trace(index.conn) as trace:
             found = index.search("上海 budget", 10)
         assert [h.chunk_id for h in found] == list(range(1, 11))
@@ -179,7 +180,24 @@ def test_a_query_reads_only_its_terms_segments(monkeypatch: pytest.MonkeyPatch) 
             "SELECT block, data FROM keyword_lengths WHERE block IN (0)",
         ]
         counts.append(trace.steps)
+        with Trace(index.conn) as trace:
+            again = index.search("上海 budget", 10)
+        assert again == found  # the block read is kept: the postings only
+        assert trace.statements == [
+            "SELECT term, last, n, data FROM keyword_postings WHERE term IN ('上海','budget')"
+        ]
     assert counts[0] == counts[1]  # 10 segments (2 terms x 5), 1 block, whatever else
+
+
+def test_lengths_kept_in_memory_follow_a_change_of_the_index() -> None:
+    texts = [Text(1, "- 上海出差 budget"), Text(2, "- gardening budget tomatoes")]
+    index = index_of(texts)
+    index.search("budget", 10)  # block 0 is read and kept
+    added = Text(3, "- a much longer line about the budget and nothing else in particular")
+    index.add([added.id], [added.text])  # a new chunk of the same block
+    after = hits(index, "budget")
+    assert 3 in dict(after)
+    assert after == hits(index_of([*texts, added]), "budget")  # its length, not a kept 0
 
 
 def test_an_old_fts5_index_is_replaced_and_rebuilt(tmp_path: Path) -> None:

@@ -272,6 +272,27 @@ def _rules() -> list[Rule]:
             when = first.replace(day=min(a.day, calendar.monthrange(first.year, first.month)[1]))
         return when, when, "day"
 
+    def ago(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        """ "two weeks ago", "三个月前": the day, week, month or year it names."""
+        raw = m["n"].lower()
+        n = int(raw) if raw.isdigit() else _EN_NUM.get(raw) or zh_number(raw)
+        unit = m["u"].lower().rstrip("s")
+        if not n:
+            return None
+        if unit in ("day", "天"):
+            when = a - timedelta(days=n)
+            return when, when, "day"
+        if unit in ("week", "周", "星期", "个星期", "个礼拜"):
+            start = monday(a - timedelta(weeks=n))
+            return start, start + timedelta(days=6), "week"
+        if unit in ("month", "个月"):
+            year, month = a.year, a.month - n
+            while month < 1:
+                year, month = year - 1, month + 12
+            first, last = month_span(year, month)
+            return first, last, "month"
+        return date(a.year - n, 1, 1), date(a.year - n, 12, 31), "year"
+
     def en_md(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
         month = _EN_MON[(m["mon"] or m["mon2"]).lower()[:3]]
         dd = int(m["d"] or m["d2"])
@@ -356,6 +377,12 @@ def _rules() -> list[Rule]:
             rel,
             ("后",),
         ),
+        (
+            re.compile(zh_n + r"\s*(?P<u>天|周|星期|个星期|个礼拜|个月|年)(?:以?前|之前)"),
+            ago,
+            rel,
+            ("前",),
+        ),
         (re.compile(r"(?<![\d月])(?P<d>3[01]|[12]\d|[1-9])\s*号"), zh_dom, rel, ("号",)),
         (
             re.compile(
@@ -393,6 +420,15 @@ def _rules() -> list[Rule]:
         (re.compile(r"(?i)\b(?P<w>next|this|last)\s+month\b"), en_month, rel, ("month",)),
         (re.compile(r"(?i)\b(?:the\s+)?end of (?:the|this) month\b"), month_end, rel, ("month",)),
         (re.compile(r"(?i)\b(?P<w>next|this|last)\s+year\b"), en_year, rel, ("year",)),
+        (
+            re.compile(
+                r"(?i)\b(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
+                r"couple of|few)\s+(?P<u>days?|weeks?|months?|years?)\s+ago\b"
+            ),
+            ago,
+            rel,
+            ("ago",),
+        ),
         (
             re.compile(
                 r"(?i)\bin\s+(?:a\s+)?(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|"
@@ -547,6 +583,11 @@ def words(span: DateSpan, zh: bool) -> str:
 
 
 _EN_KEEP = re.compile(r"(?i)(?:in|by|until|from|to|till|before|after)\s+")
+_EN_AS_SUBJECT = re.compile(r"(?i)\s+(?:is|was|will be)\b")
+# An age after a year ("今年五岁", "今年已经 72 岁了"): the year says when the age holds.
+_ZH_AGE = re.compile(
+    r"\s*(?:已经|就|才|刚|都|满|也)*\s*(?:\d+|[一二两三四五六七八九十百]+)\s*(?:(?:周岁|岁)(?:半|多)?了?|(?=\s*(?:[，,。.;；!！]|$)))"
+)
 _EN_PART_OF_DAY = re.compile(r"(?i)\s+(morning|afternoon|evening|night)\b")
 _EN_LEAD = re.compile(
     r"(?i)\b(?:on|by|for|until|from|to|in|at|during|since|this|next|last|coming)\s*$"
@@ -574,8 +615,10 @@ def resolve(text: str, anchor: date) -> tuple[str, list[DateSpan]]:
                 out.append(new)
                 last = part.end()
                 continue
+            subject = _EN_AS_SUBJECT.match(text, span.end)  # "today is my birthday"
             if (
                 span.unit == "day"
+                and not subject
                 and not _EN_LEAD.search(before)
                 and not piece.lower().startswith(("on ", "the "))
             ) or piece.lower().startswith("on "):
@@ -583,11 +626,17 @@ def resolve(text: str, anchor: date) -> tuple[str, list[DateSpan]]:
             lead = _EN_KEEP.match(piece)
             if lead and span.unit != "day":
                 new = lead.group(0) + new
-            elif span.unit != "day" and not _EN_LEAD.search(before):
+            elif span.unit != "day" and not subject and not _EN_LEAD.search(before):
                 # "moved last month" -> "moved in October 2026", "visits on the weekend of"
                 new = ("on " if span.unit == "weekend" else "in ") + new
-        if span.start == 0 and piece[:1].isupper():
+        if piece[:1].isupper() and (span.start == 0 or text[: span.start].endswith(": ")):
             new = new[:1].upper() + new[1:]
+        age = _ZH_AGE.match(text, span.end) if span.unit == "year" and zh else None
+        if age:  # "今年五岁" is an age in a year, not a year's age: "五岁（2026年）"
+            out.append(text[last : span.start])
+            out.append(f"{age.group(0)}（{new}）")
+            last = age.end()
+            continue
         out.append(text[last : span.start])
         out.append(new)
         last = span.end

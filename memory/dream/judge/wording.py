@@ -14,6 +14,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.chatter import without_greeting
+from memory.dream.grounding import support
 from memory.dream.judge.dates import resolve
 from memory.speaker import Spoken, split
 
@@ -43,6 +44,18 @@ _DISCOURSE_HEAD = re.compile(
     r"(?:\s+that)?[：:，,!！\s]+",
     re.I,
 )
+# A request to keep something in mind frames the fact it carries: "Remind me: Mia's dentist
+# is on Friday", "please remember that I'm vegetarian", "别忘了我对花生过敏", "提醒我明天交
+# 房租" (the clause after it has its own subject, or ends the request: a colon, "that").
+_REQUEST_HEAD = re.compile(
+    r"^(?:(?i:please\s+|pls\s+)?(?i:remind me|remember|don'?t forget|do not forget|"
+    r"keep in mind|note|make a note)(?:\s+that\s+|\s*[:：]\s*|,\s+(?=I\b|my\b))"
+    r"|(?i:please\s+|pls\s+)?(?i:remember|don'?t forget|keep in mind|note)\s+(?=I\b|I'm\b|my\b)"
+    r"|请?(?:帮我)?(?:提醒(?:一下)?|记住|记得|别忘了|不要忘了|记一下)[：:，,\s]*(?=我|[：:])"
+    r"|请?(?:帮我)?(?:提醒(?:我|你|一下)?|记住|记得|别忘了|记一下)[：:，,\s]+)"
+)
+# "Remind me to call mom": a task of the speaker's, worded as one ("I have to call mom").
+_REMIND_TO = re.compile(r"(?i)^(?:please\s+|pls\s+)?remind me to\s+")
 _QUESTION_TAIL = re.compile(
     r"[，,]\s*(?:[^，,]*(?:吗|呢|么|吧)|(?:有什么|有没有|怎么|如何|能不能|可以|你觉得|你说|what|any|"
     r"how|can|could|should|do you|is it|are there)[^，,]*)[?？]?\s*$",
@@ -65,6 +78,11 @@ _EN_ADVERB = frozenset(
 )
 
 
+# Verbs whose past is their present ("read", "put"): after a habit's adverb, the present.
+_SAME_IN_PAST = frozenset("read put cut set let hit hurt shut quit cost spread".split())
+_HABITUAL = re.compile(r"(?i)\b(?:always|usually|often|mostly|sometimes|rarely|generally)\b")
+
+
 def _third_person(verb: str) -> str:
     low = verb.lower()
     if low in ("am",):
@@ -85,6 +103,11 @@ def _third_person(verb: str) -> str:
 def _english(body: str, who: str, possessive: str) -> str:
     """First person -> ``who`` (``The user``/``Tom``)."""
     text = body
+    # "Sarah and I are expecting our first baby": a plural subject keeps its verb
+    pair = re.match(r"^(?P<other>(?:[Mm]y \w+|[A-Z][a-z]+)) and I\b(?!')", text)
+    if pair:
+        text = f"{pair['other']} and {who}{text[pair.end() :]}"
+        text = re.sub(r"\b[Oo]ur\b", "their", text)
     text = re.sub(r"\bI'm not\b", f"{who} is not", text)
     text = re.sub(r"\bI don't\b", f"{who} doesn't", text)
     text = re.sub(r"\bI do not\b", f"{who} does not", text)
@@ -95,6 +118,8 @@ def _english(body: str, who: str, possessive: str) -> str:
 
     def verb(match: re.Match[str]) -> str:
         adverbs, word = match.group("adv") or "", match.group("verb")
+        if _HABITUAL.search(adverbs) and word.lower() in _SAME_IN_PAST:
+            return f"{who} {adverbs}{word}s"  # "I mostly read sci-fi": a habit, the present
         return f"{who} {adverbs}{_third_person(word)}"
 
     text = re.sub(
@@ -109,6 +134,7 @@ def _english(body: str, who: str, possessive: str) -> str:
 
 def _chinese(body: str, who: str) -> str:
     text = re.sub(rf"我(?:的)?(?=(?:{_RELATIONS_ZH}))", f"{who}的", body)
+    text = text.replace("我们家", f"{who}家")  # the household, not "用户他们家"
     text = text.replace("我的", f"{who}的").replace("我们", f"{who}他们").replace("我", who)
     return text.replace(f"{who}{who}", who)
 
@@ -156,7 +182,7 @@ def worded(spoken: Spoken) -> str:
     the classifier and the embeddings read (a line repeated on many days is judged and
     embedded once)."""
     said = spoken.body.strip()
-    body = _DISCOURSE_HEAD.sub("", without_greeting(said)).strip() or said
+    body = _unframed(without_greeting(said)) or said
     if body != said and body[:1].islower() and body[:1].isascii():
         body = body[0].upper() + body[1:]  # "hello, the user ..." -> "The user ..."
     body = drop_question_tail(body).rstrip("。.!！ ")
@@ -166,15 +192,101 @@ def worded(spoken: Spoken) -> str:
             who_zh, who_en, poss = "用户", "the user", "the user's"
         else:
             who_zh, who_en, poss = spoken.speaker, spoken.speaker, f"{spoken.speaker}'s"
+        body = _request(body, who_zh if zh else who_en, zh)
         if zh:
-            body = _chinese(body, who_zh)
-            if not body.startswith(who_zh) and not re.match(r"^[\u4e00-\u9fff]{2,4}的", body):
+            body = _self_named(_chinese(body, who_zh), who_zh)
+            if _DATE_OWNED.match(body):  # "今年的目标是存5万": the speaker's year
+                body = who_zh + body
+            elif not body.startswith(who_zh) and not _OWNED.match(body):
                 body = f"{who_zh}：{body}" if spoken.by_user is False else f"用户：{body}"
         else:
-            body = _english(body, who_en, poss)
+            body = _self_named(_english(body, who_en, poss), who_en)
+            # (a line naming someone else first keeps the label: subjects are read from
+            # the first name, "Mia's dentist is on Friday" would be Mia's, not the user's)
             if not body.lower().startswith(who_en.lower()):
-                body = f"{who_en[0].upper()}{who_en[1:]}: {body}"
+                body = f"{who_en[0].upper()}{who_en[1:]}: {body[:1].upper()}{body[1:]}"
     return " ".join(strip_framing(body).split())
+
+
+# "李娜的猫", a possession: no label needed; "今年的目标", a time's: the speaker's
+_OWNED = re.compile(r"^[\u4e00-\u9fff]{2,4}的")
+_DATE_OWNED = re.compile(r"^(?:今年|去年|明年|这个月|下个月|上个月|本月|这周|本周|下周|上周)的")
+
+
+def _unframed(text: str) -> str:
+    """``text`` without the discourse words and requests it opens with."""
+    body = text.strip()
+    while True:
+        if _REMIND_TO.match(body):
+            body = "I have to " + _REMIND_TO.sub("", body, count=1)
+        head = _REQUEST_HEAD.match(body) or _DISCOURSE_HEAD.match(body)
+        if head is None or not body[head.end() :].strip():
+            return body
+        if re.match(r"(?i)to\s", body[head.end() :]):
+            return body  # "remember to answer in English": a request, not a frame
+        body = body[head.end() :].strip()
+        if body[:1].islower() and body[:1].isascii() and not body.startswith(("iPhone", "iPad")):
+            body = body[0].upper() + body[1:]
+
+
+# A request to the assistant: "请用中文回复", "别发语音", "keep it short please", "don't use
+# emojis" (the words that open a sentence that is no imperative: pronouns, determiners...).
+_ZH_REQUEST = re.compile(r"^(?:请(?!问)|麻烦你?|千万(?=别|不要))\s*|^(?=别|不要)")
+_EN_NOT_VERB = frozenset(
+    "i i'm i've i'd my me we our you your he she it its they their the a an this that these "
+    "those there here what when where who why how which if so and but or no yes ok okay".split()
+)
+_EN_REQUEST = re.compile(
+    r"(?i)^(?:please\s+|pls\s+)?(?P<neg>don'?t\s+|do not\s+|never\s+)?(?P<verb>[a-z]+)\b"
+)
+
+
+def _request(body: str, who: str, zh: bool) -> str:
+    """A request to the assistant, worded as the speaker's wish ("用户希望用中文回复", "The
+    user asks the assistant to keep it short"), unless that wording says too much its line
+    does not (a short request keeps its words)."""
+    if zh:
+        match = _ZH_REQUEST.match(body)
+        if match is None or "我" in body[: match.end() + 2]:
+            return body
+        wished = f"{who}希望{body[match.end() :]}"
+    else:
+        match = _EN_REQUEST.match(body)
+        please = bool(re.search(r"(?i)\bplease\b|^pls\b", body))
+        if match is None or match["verb"].lower() in _EN_NOT_VERB or not (please or match["neg"]):
+            return body
+        rest = re.sub(r"(?i),?\s*\bplease\b", "", body[match.start("verb") :]).strip(" ,")
+        rest = rest[:1].lower() + rest[1:]
+        neg = "not " if match["neg"] else ""
+        asks = f"{who[0].upper()}{who[1:]} asks"
+        # the full wish, else the request quoted ("The user asks: don't use emojis")
+        for wished in (
+            f"{asks} the assistant {neg}to {rest}",
+            f"{asks}: {body[:1].lower()}{body[1:]}",
+        ):
+            if support(wished, [body]) >= REQUEST_SUPPORT:
+                return wished
+        return body
+    return wished if support(wished, [body]) >= REQUEST_SUPPORT else body
+
+
+REQUEST_SUPPORT = 0.7  # what the request's own words must still carry of its wording
+
+
+def _self_named(text: str, who: str) -> str:
+    """A speaker giving their own name says nothing more than who they are: "张伟是张伟，
+    在百度做产品经理" -> "张伟在百度做产品经理", "Gus is Gus, Gus teaches maths" -> "Gus
+    teaches maths"."""
+    if who in ("用户", "the user"):
+        return text
+    zh = re.match(rf"^{re.escape(who)}(?:是|叫)\s*{re.escape(who)}[，,、\s]*(?=\S)", text)
+    if zh:
+        return who + text[zh.end() :]
+    en = re.match(rf"^{re.escape(who)} is {re.escape(who)}(?:,\s*|\s+and\s+)(?=\S)", text)
+    if en:
+        rest = text[en.end() :]
+        return rest if rest.startswith(who + " ") else f"{who} {rest}"
+    return text
 
 
 def readable(wording: str) -> str:

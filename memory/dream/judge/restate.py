@@ -1,0 +1,97 @@
+"""A restatement: one statement's main assertion said again inside another.
+
+"李娜还是住浦东，没搬家哈" restates "李娜住在上海浦东，周末经常回北京看爸妈"; "I'm vegetarian,
+remember it when suggesting recipes" restates "The user is vegetarian, have been for ten
+years". The main assertion is a statement's first clause before its asides and reasons
+(a comma, "when", "because", "so", "所以", "因为"...). One statement restates another when
+the content words of its main assertion all lie within the other, both say the same
+numbers, in the same language, close by embedding (their asides may differ; the embedding
+says they are about the same thing), and neither only one says that something changed (a
+change said beside an old value is a new value, not a restatement). Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memory.dream.judge.relations import Said, clear_change, core_words
+from memory.dream.similarity import negation_conflict
+from memory.segment import has_cjk
+
+RESTATE_COSINE = 0.88  # the embedding floor: the same thing, whatever the asides say
+
+_ASIDE = re.compile(
+    r"[，,;；。!！?？(（]|\s[-–—]\s"
+    r"|(?i:\s(?:when|because|since|so|but|as|if|though|although|which|while|whenever)\s)"
+    r"|因为|所以|但是|不过|觉得|如果|since"
+)
+_NUMBER = re.compile(r"\d+")
+# A change said not to have happened ("没搬家", "hasn't moved") is none.
+_NO_CHANGE = re.compile(
+    r"(?:没有?|不|未|别)(?:再)?(?:搬|换|改|跳槽)|(?i:\b(?:hasn'?t|haven'?t|didn'?t|not|never)\s+"
+    r"(?:\w+\s+)?(?:moved|changed|switched))"
+)
+
+
+@lru_cache(maxsize=50_000)
+def main_assertion(text: str) -> str:
+    """The first clause of ``text``, before its asides and reasons."""
+    return _ASIDE.split(text, maxsplit=1)[0].strip()
+
+
+@lru_cache(maxsize=50_000)
+def _changes(text: str) -> bool:
+    return clear_change(_NO_CHANGE.sub(" ", text))
+
+
+@lru_cache(maxsize=50_000)
+def _numbers(text: str) -> frozenset[str]:
+    return frozenset(_NUMBER.findall(text))
+
+
+# What a restatement adds to the fact it says again: a speaker's label, "still", "again".
+_LABEL = re.compile(r"^[^:：\s]{1,12}(?:：|: )")
+_AGAIN = re.compile(r"还是|仍然|依然|一直|照样|也|又|(?i:\b(?:still|again|also|too)\b)")
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
+GRAM_SHARE = 0.75  # of a Chinese main assertion's character pairs found in the other
+
+
+@lru_cache(maxsize=50_000)
+def _bare(text: str) -> str:
+    return _AGAIN.sub("", _LABEL.sub("", text, count=1))
+
+
+@lru_cache(maxsize=50_000)
+def _grams(text: str) -> frozenset[str]:
+    out: set[str] = set()
+    for run in _CJK_RUN.findall(text.replace("用户", " ")):
+        out.update(run[i : i + 2] for i in range(len(run) - 1))
+    return frozenset(out)
+
+
+def _inside(short: str, long: str) -> bool:
+    """``short``'s main assertion says something, all of it within ``long`` (Chinese:
+    most of its character pairs, since one word may be cut two ways: 浦东 / 上海浦东)."""
+    main = _bare(main_assertion(short))
+    if has_cjk(main):
+        grams = _grams(main)
+        return len(grams) >= 3 and len(grams & _grams(_bare(long))) >= GRAM_SHARE * len(grams)
+    words = core_words(main)
+    return bool(words) and words <= core_words(_bare(long))
+
+
+def restates(a: Said, b: Said, cosine: float | None) -> bool:
+    """Whether one of ``a`` and ``b`` says again what the other says (see the module)."""
+    if cosine is None or cosine < RESTATE_COSINE or a.subject != b.subject:
+        return False
+    if has_cjk(a.text) != has_cjk(b.text) or _numbers(a.text) != _numbers(b.text):
+        return False
+    if _changes(a.text) != _changes(b.text) or a.future != b.future:
+        return False
+    if not (_inside(a.text, b.text) or _inside(b.text, a.text)):
+        return False
+    return not negation_conflict(a.text, b.text)
+
+
+__all__ = ["RESTATE_COSINE", "main_assertion", "restates"]
