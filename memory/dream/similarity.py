@@ -120,10 +120,12 @@ class Features:
         return next((k for k in KIND_ORDER[:-1] if KIND_PATTERNS[k].search(self.text)), "other")
 
 
-def _bigrams(text: str) -> set[str]:
+def cjk_bigrams(text: str, singles: bool = True) -> set[str]:
+    """The character pairs of each run of Chinese characters (a one-character run as
+    itself, unless ``singles`` is off)."""
     grams: set[str] = set()
     for run in _CJK_RUN.findall(text):
-        if len(run) == 1:
+        if singles and len(run) == 1:
             grams.add(run)
         grams.update(run[i : i + 2] for i in range(len(run) - 1))
     return grams
@@ -144,7 +146,7 @@ def features(text: str) -> Features:
     return Features(
         text=text,
         words=words,
-        grams=frozenset(_bigrams(text)) | frozenset(w for w in words if w.isascii()),
+        grams=frozenset(cjk_bigrams(text)) | frozenset(w for w in words if w.isascii()),
         change=bool(CHANGE.search(text)),
         families=families,
     )

@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 
 from memory.dream.judge.relations import Said, clear_change, core_words
-from memory.dream.similarity import negation_conflict
+from memory.dream.similarity import cjk_bigrams, negation_conflict
 from memory.segment import has_cjk
 
 RESTATE_COSINE = 0.88  # the embedding floor: the same thing, whatever the asides say
@@ -53,7 +53,6 @@ def _numbers(text: str) -> frozenset[str]:
 # What a restatement adds to the fact it says again: a speaker's label, "still", "again".
 _LABEL = re.compile(r"^[^:：\s]{1,12}(?:：|: )")
 _AGAIN = re.compile(r"还是|仍然|依然|一直|照样|也|又|(?i:\b(?:still|again|also|too)\b)")
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
 GRAM_SHARE = 0.75  # of a Chinese main assertion's character pairs found in the other
 
 
@@ -64,10 +63,7 @@ def _bare(text: str) -> str:
 
 @lru_cache(maxsize=50_000)
 def _grams(text: str) -> frozenset[str]:
-    out: set[str] = set()
-    for run in _CJK_RUN.findall(text.replace("用户", " ")):
-        out.update(run[i : i + 2] for i in range(len(run) - 1))
-    return frozenset(out)
+    return frozenset(cjk_bigrams(text.replace("用户", " "), singles=False))
 
 
 def _inside(short: str, long: str) -> bool:
