@@ -55,12 +55,12 @@ class RankSettings:
     max_snippet_chars: int = 600
     context_chars: int = 430  # per rank; joined passages may use the next rank's room
     rrf_weight: float = 0.5
-    rrf_k: int = 10
+    rrf_k: int = 7
     core_boost: float = 1.25
     superseded_factor: float = 0.5
     gate: Gate = field(default_factory=Gate)
     decompose: bool = True  # a question naming several things searches each (facets.py)
-    neighbour_share: float = 0.5  # share of the adjacent turns' score a turn chunk gains
+    neighbour_share: float = 0.6  # share of the adjacent turns' score a turn chunk gains
     unheard_names: bool = True  # a query whose every name the memory lacks finds nothing
     provenance: bool = True  # what the files' citations say is current comes first (currency.py)
     current_margin: float = 0.02  # cosine an older note may lead a current item by and follow it

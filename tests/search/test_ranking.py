@@ -4,6 +4,7 @@ from datetime import date
 import pytest
 
 from memory.overlap import jaccard
+from memory.search.ranker import RankSettings
 from memory.search.ranking import (
     Candidate,
     Gate,
@@ -250,3 +251,16 @@ def test_neighbour_boost_adds_a_share_of_the_adjacent_turns_score() -> None:
     turns = [x.score for x in neighbour_boost(items, 0.1, lambda x: x.chunk_id != 1)]
     assert turns == [0.8, 0.52, 0.25, 0.6, 0.9]
     assert neighbour_boost(items, 0.0, lambda x: True) == items
+
+
+def test_shipped_rank_term_and_neighbour_share() -> None:
+    """The constants chosen on LoCoMo dev (docs/search.md, round 7): k = 7, share 0.6."""
+    shipped = RankSettings()
+    rank_term = reciprocal_ranks([[7, 8], [8, 7]], shipped.rrf_k)
+    # first in one list, second in the other: (1/8 + 1/9) * 8/2, weighed by 0.5
+    assert shipped.rrf_weight * rank_term[7] == pytest.approx(0.5 * 4 * (1 / 8 + 1 / 9))
+    assert shipped.rrf_weight * reciprocal_ranks([[1], [1]], shipped.rrf_k)[1] == 0.5
+    a = Candidate(1, "memory/d.md", 5, 7, 0.8, frozenset())
+    b = Candidate(2, "memory/d.md", 8, 10, 0.5, frozenset())
+    boosted = neighbour_boost([a, b], shipped.neighbour_share, lambda x: True)
+    assert [x.score for x in boosted] == [1.1, 0.98]
