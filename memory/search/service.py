@@ -30,6 +30,7 @@ from memory.atomic import file_lock
 from memory.errors import Busy, MemoryEngineError, StorageError, UsageError
 from memory.paths import MemoryRoot
 from memory.search import store as store_module
+from memory.search.answerable import answers, hit_cosines
 from memory.search.chunker import CHUNKER_VERSION, ChunkerConfig
 from memory.search.context import widen
 from memory.search.currency import Currency, CurrencyReader
@@ -78,6 +79,7 @@ class SearchSettings:
     timezone: str | None = None  # recency counts days in this zone (None: the machine's)
     chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
     ranking: RankSettings = field(default_factory=RankSettings)
+    answerable: bool = False  # opt-in: no hits unless they likely answer it (answerable.py)
 
     def __post_init__(self) -> None:
         if self.provider not in PROVIDERS:
@@ -400,17 +402,23 @@ class MemorySearch:
             state.vectors.settle(FIRST_WAIT_PENDING, FIRST_WAIT_S)
         day = now or clock.now_in(self.settings.timezone).date()
         current = self._currency.read(state.files)  # MEMORY.md and the archive's citations
-        hits = self._ranked(state, query, limit, min_score, day, current)
+        near: dict[int, float] = {}  # the vector side's candidates and their cosines
+        hits = self._ranked(state, query, limit, min_score, day, current, near)
         parts = named if hits else []
         if parts:
             # each thing the question names gets its own query; its best hit joins the top
             per_part = [self._ranked(state, p, FACET_HITS, min_score, day, current) for p in parts]
             hits = cover_facets(hits, per_part, limit)
         context = self.settings.ranking.context_chars
-        if context > 0:
-            with self._lock:
-                return widen(hits, state.store, context)
-        return hits
+        gate = self.settings.answerable and bool(hits) and bool(near)  # needs the vectors
+        weights: dict[str, float] = {}
+        cosines: list[float] = []
+        with self._lock:
+            hits = widen(hits, state.store, context) if context > 0 else hits
+            if gate:
+                weights = self._term_weights(query, state.keywords)[0]
+                cosines = hit_cosines(hits, state.store.chunks(near).values(), near)
+        return [] if gate and not answers(query, hits, weights, cosines) else hits
 
     def _ranked(
         self,
@@ -420,8 +428,10 @@ class MemorySearch:
         min_score: float,
         day: date,
         current: Currency,
+        near: dict[int, float] | None = None,
     ) -> list[Hit]:
-        """Retrieval and ranking of one query, before context widening."""
+        """Retrieval and ranking of one query, before context widening; ``near`` gets the
+        vector side's candidates and their cosines."""
         store, keywords, vectors = state.store, state.keywords, state.vectors
         if vectors.state == "unavailable":
             raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
@@ -429,6 +439,8 @@ class MemorySearch:
         with self._lock:
             keyword_hits = keywords.search(query, depth)
         query_vector, vector_hits = vectors.query(query, depth)
+        if near is not None:
+            near.update(vector_hits)
         if vectors.state == "unavailable":
             raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
         floor, ceiling = (
