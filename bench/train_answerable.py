@@ -128,10 +128,14 @@ def _chunk_vectors(db: Path) -> tuple[list[StoredChunk], np.ndarray]:
     return chunks, np.array(vectors)
 
 
-def offline_cosines(rows: list[dict[str, Any]], work: Path, vectors: Path) -> list[list[float]]:
+def offline_cosines(
+    rows: list[dict[str, Any]], work: Path, vectors: Path
+) -> tuple[list[list[float]], list[dict[str, float]]]:
     """Each row's hit cosines as the service computes them (:func:`hit_cosines` over the
     vector side's ``DEPTH`` best chunks), from the work copies' caches and the questions'
-    vectors (embedded once with the local model and kept in ``vectors``)."""
+    vectors (embedded once with the local model and kept in ``vectors``); and the pair
+    features of the question with its first hit's nearest chunk (``q * l`` and ``|q - l|``,
+    for ``--pair``: the search does not hold them)."""
     known: dict[str, np.ndarray] = {}
     if vectors.is_file():
         known = dict(np.load(vectors, allow_pickle=True)["d"].item())
@@ -144,7 +148,7 @@ def offline_cosines(rows: list[dict[str, Any]], work: Path, vectors: Path) -> li
             known[text] = vector
         np.savez(vectors, d=np.array(known, dtype=object))
     copies: dict[Path, tuple[list[StoredChunk], np.ndarray]] = {}
-    out = []
+    out, pairs = [], []
     for r in rows:
         db = _copy_of(work, r)
         if db not in copies:
@@ -154,8 +158,21 @@ def offline_cosines(rows: list[dict[str, Any]], work: Path, vectors: Path) -> li
         best = np.argsort(-scores)[:DEPTH]
         near = {chunks[i].id: float(scores[i]) for i in best}
         inside = [chunks[i] for i in best]
-        out.append(hit_cosines(hits_of(r), inside, near))
-    return out
+        hits = hits_of(r)
+        out.append(hit_cosines(hits, inside, near))
+        q, line = known[r["question"]], np.zeros(matrix.shape[1], dtype=np.float32)
+        if hits:
+            first = hits[0]
+            spans = [
+                i
+                for i in best
+                if chunks[i].path == first.path
+                and first.start_line <= chunks[i].start_line <= chunks[i].end_line <= first.end_line
+            ]
+            line = matrix[spans[0]] if spans else line
+        pair = {f"ql{i}": float(v) for i, v in enumerate(q * line)}
+        pairs.append(pair | {f"qd{i}": float(v) for i, v in enumerate(np.abs(q - line))})
+    return out, pairs
 
 
 def fit(
@@ -189,13 +206,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--work", type=Path, required=True, help="the dump's work folder")
     parser.add_argument("--vectors", type=Path, required=True, help="question vectors (.npz)")
     parser.add_argument("--en", type=float, help="with --write: the English threshold")
+    parser.add_argument("--keep", default="", help="only these signals, comma-separated")
+    parser.add_argument("--pair", action="store_true", help="add q*l and |q-l| (not shippable)")
     args = parser.parse_args(argv)
     rows = [json.loads(line) for p in args.dumps for line in p.read_text("utf-8").splitlines()]
-    near = offline_cosines(rows, args.work, args.vectors)
+    near, pairs = offline_cosines(rows, args.work, args.vectors)
     feats = [
         signals(r["question"], hits_of(r), r["weights"], c) for r, c in zip(rows, near, strict=True)
     ]
-    names = [n for n in feats[0] if n not in set(args.drop.split(","))]
+    if args.pair:
+        feats = [f | pair for f, pair in zip(feats, pairs, strict=True)]
+    kept = set(args.keep.split(",")) if args.keep else set(feats[0])
+    names = [n for n in feats[0] if n in kept and n not in set(args.drop.split(","))]
     x = np.array([[f[n] for n in names] for f in feats])
     has = np.array([bool(r["hits"]) for r in rows])
     header()

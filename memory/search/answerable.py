@@ -63,6 +63,8 @@ _PLACE = re.compile(
     r"|[\u4e00-\u9fff](?:市|省|区|县|路|街|镇|村|国|州|山|湖|馆|店|园|寺|站|厅|院|小区|机场|大学|中学|小学)"
 )
 
+_RELATIVE = re.compile(r"[老小阿][\u4e00-\u9fff]|[妈爸哥姐弟妹]")  # 老赵, 小何, 妈妈: who
+KINDS = ("when", "when_said", "count", "where", "who")
 _BULLET = re.compile(r"^\s*(?:[-*+]\s+)?(?:[A-Z][a-z]+:\s)?")  # a bullet and its speaker
 
 
@@ -132,24 +134,29 @@ def asks(question: str) -> dict[str, float]:
     return {kind: float(bool(rx.search(question))) for kind, rx in _ASKS.items()}
 
 
-def holds(hit: Hit, question_names: set[str]) -> dict[str, float]:
+def holds(hit: Hit, question_names: set[str], kinds: Iterable[str] = KINDS) -> dict[str, float]:
     """Which kinds of value a hit holds: a date (said, or the note's own day), a number, a
-    place, a name the question does not already give."""
-    from memory.dream.judge import dates  # not paid by a search without the gate
-
+    place, a name the question does not already give; only ``kinds`` are looked for (the
+    others read 0)."""
+    wanted = set(kinds)
     text = hit.snippet
-    said = bool(dates.find(text, _ANCHOR))
-    sentences = ". ".join(_BULLET.sub("", line) for line in text.splitlines())
-    others = {n for n in names(sentences) if n not in question_names}
-    return {
-        "when": float(said or note_date(hit.path) is not None),
-        "when_said": float(said),
-        "count": float(bool(_NUMBER.search(text))),
-        "where": float(bool(_PLACE.search(text))),
-        "who": float(
-            bool(others) or bool(re.search(r"[老小阿][\u4e00-\u9fff]|[妈爸哥姐弟妹]", text))
-        ),
+    said = False
+    if wanted & {"when", "when_said"}:
+        from memory.dream.judge import dates  # not paid by a search without the gate
+
+        said = bool(dates.find(text, _ANCHOR))
+    others: set[str] = set()
+    if "who" in wanted:
+        sentences = ". ".join(_BULLET.sub("", line) for line in text.splitlines())
+        others = {n for n in names(sentences) if n not in question_names}
+    found = {
+        "when": said or note_date(hit.path) is not None,
+        "when_said": said,
+        "count": "count" in wanted and bool(_NUMBER.search(text)),
+        "where": "where" in wanted and bool(_PLACE.search(text)),
+        "who": bool(others) or ("who" in wanted and bool(_RELATIVE.search(text))),
     }
+    return {kind: float(found[kind] and kind in wanted) for kind in KINDS}
 
 
 def _share(terms: set[str], weights: Mapping[str, float], total: float) -> float:
@@ -190,7 +197,8 @@ def signals(
     question_names = set(names(question))
     scores = [h.score for h in top] + [0.0] * (TOP - len(top))
     wanted = asks(question)
-    have = [holds(h, question_names) for h in top]
+    looked = [kind for kind, v in wanted.items() if v] + (["when_said"] if wanted["when"] else [])
+    have = [holds(h, question_names, looked) for h in top] if looked else []
     missing = [w for t, w in weights.items() if t not in union]
     out = {
         "hits": min(len(hits), TOP) / TOP,
@@ -227,7 +235,7 @@ def type_check(question: str, hits: Sequence[Hit], depth: int = 3) -> bool:
     if not wanted:
         return True
     question_names = set(names(question))
-    have = [holds(h, question_names) for h in hits[:depth]]
+    have = [holds(h, question_names, wanted) for h in hits[:depth]]
     return all(any(h[k] for h in have) for k in wanted)
 
 
