@@ -254,7 +254,7 @@ def test_neighbour_boost_adds_a_share_of_the_adjacent_turns_score() -> None:
 
 
 def test_shipped_rank_term_and_neighbour_share() -> None:
-    """The constants chosen on LoCoMo dev (docs/search.md, round 7): k = 7, share 0.6."""
+    """The constants chosen on LoCoMo dev (docs/search.md, round 8): k = 7, share 0.6."""
     shipped = RankSettings()
     rank_term = reciprocal_ranks([[7, 8], [8, 7]], shipped.rrf_k)
     # first in one list, second in the other: (1/8 + 1/9) * 8/2, weighed by 0.5
