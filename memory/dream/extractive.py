@@ -30,7 +30,7 @@ from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
 from memory.dream.grounding import support
-from memory.dream.judge import bitext, dates, importance, restate, slotmodel
+from memory.dream.judge import bitext, dates, importance, named, restate, slotmodel
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import packed, split_changed
 from memory.dream.judge.relations import (
@@ -511,7 +511,7 @@ class ExtractiveEngine:
                     continue
                 old_said = older.head.said()
                 learned = how == "learned"
-                part = split_changed(old_said, said, by_words=learned)
+                part = split_changed(old_said, said, by_words=how != "rules")
                 if part is not None:  # one clause of a packed statement changed
                     older.revise(part.kept, part.retired, newer)
                     continue
@@ -541,6 +541,8 @@ class ExtractiveEngine:
             return "rules"
         if self.verdicts.ask("learned_change", newer, older, cosine, self._learned_change):
             return "learned"
+        if self.verdicts.ask("named_change", newer, older, cosine, self._named_change):
+            return "named"
         return None
 
     @staticmethod
@@ -553,11 +555,14 @@ class ExtractiveEngine:
         """What finds ``newer`` a new value for what ``older`` said: ``rules`` (the judge's
         ``replaces``, or the same subject naming another value of the same exclusive slot:
         住在上海 / 住在北京, or a doubt about it, "maybe it is Munich now?"), ``learned``
-        (the learned slot judgement alone), or None."""
+        (the learned slot judgement alone), ``named`` (an English name swapped, the rest
+        alike), or None."""
         if ExtractiveEngine._rules_change(newer, older, cosine):
             return "rules"
         if ExtractiveEngine._learned_change(newer, older, cosine):
             return "learned"
+        if ExtractiveEngine._named_change(newer, older, cosine):
+            return "named"
         return None
 
     @staticmethod
@@ -575,6 +580,28 @@ class ExtractiveEngine:
             newer.subject == older.subject
             and older.kind != "identity"
             and _slot_probability(newer, older, cosine) >= slotmodel.THRESHOLD
+        )
+
+    @staticmethod
+    def _named_change(newer: Said, older: Said, cosine: float | None = None) -> bool:
+        """An English name swapped beside a word both share (:func:`named.swapped_name`:
+        "Our coach is Dan Reilly" -> "Marta Silva is our coach now"), for one subject, by
+        statements this alike (a plan does not change the present; no identity line)."""
+        if newer.subject != older.subject or older.kind == "identity" or cosine is None:
+            return False
+        if newer.future and not older.future and older.kind != "plan":
+            return False
+        who = core_words(newer.subject) | core_words(older.subject)
+        return (
+            cosine >= NEAREST_COSINE
+            and slotmodel.could_replace(newer.text, older.text, who)
+            and named.swapped_name(
+                newer.text,
+                older.text,
+                who,
+                changed=slotmodel.says_change(newer.text),
+                holds=slotmodel.says_again(newer.text),
+            )
         )
 
     @staticmethod

@@ -241,6 +241,14 @@ def _slot_numbers(text: str) -> dict[str, frozenset[str]]:
     return {word: frozenset(numbers) for word, numbers in found.items()}
 
 
+# How often or per what a number counts ("每月 6800 元" / "每个月 4500"): a mortgage and a
+# rent share it, so it is no measured thing of its own.
+_PERIOD = frozenset(
+    "每 每个 每月 每周 每天 每年 每晚 每次 月 年 周 天 晚 次 个 per every each a an month "
+    "months week weeks day days year years night nights time times".split()
+)
+
+
 _CHANGE_TO = re.compile(
     r"(?:改喝|改吃|改用|改成|换成|换到|搬到|搬去|跳槽到|转到|改到|改为|升为|现在住|现在在|现在是|"
     r"(?i:switched to|moved to|changed to|now (?:drinks?|lives? in|works? (?:at|for)|uses?)|"
@@ -313,7 +321,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
     new_nums, old_nums = _slot_numbers(newer.text), _slot_numbers(older.text)
     same_language = has_cjk(newer.text) == has_cjk(older.text)
     if same_language and newer.kind == older.kind:
-        shared = set(new_nums) & set(old_nums)
+        shared = (set(new_nums) & set(old_nums)) - _PERIOD
         if shared and all(not new_nums[w] & old_nums[w] for w in shared):
             return True  # the same measured thing, a new number
     new_days, old_days = _days(newer.text), _days(older.text)
