@@ -54,7 +54,8 @@ _REL = {
 _REL_OF = {w: k for k, words in _REL.items() for w in words.split()}
 _ZH_REL = "|".join(sorted((w for w in _REL_OF if not w.isascii()), key=len, reverse=True))
 _EN_REL = "|".join(sorted((w for w in _REL_OF if w.isascii()), key=len, reverse=True))
-ZH_SUBJECT = re.compile(rf"^(?P<who>用户|[\u4e00-\u9fff]{{2,4}}?)的?(?P<rel>{_ZH_REL})")
+# "用户对猫毛过敏" is the user's (no one is called 用户对); "张伟家的狗" is 张伟's dog.
+ZH_SUBJECT = re.compile(rf"^(?P<who>用户|(?!用户)[\u4e00-\u9fff]{{2,4}}?)家?的?(?P<rel>{_ZH_REL})")
 _ZH_WHO = re.compile(r"^(?P<who>用户|[\u4e00-\u9fff]{2,3})")
 EN_SUBJECT = re.compile(
     rf"(?i)^(?P<who>the user|user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)'s\s+(?:\w+\s+)?(?P<rel>{_EN_REL})\b"
@@ -189,14 +190,33 @@ def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
 
 def translation(a: Said, b: Said) -> bool:
     """Whether two statements in two languages, close by embedding, may be one fact: one
-    subject and kind, the same numbers, and both negated or neither ("不喝酒" / "does not
-    drink alcohol")."""
+    subject and kind, the same numbers and months (a month by its year and number, whatever
+    its words), and both negated or neither ("不喝酒" / "does not drink alcohol")."""
     return (
         a.subject == b.subject
         and a.kind == b.kind
-        and _numbers(a.text) == _numbers(b.text)
+        and _numbers_and_months(a.text) == _numbers_and_months(b.text)
         and bool(NEGATION.search(a.text)) == bool(NEGATION.search(b.text))
     )
+
+
+_ZH_MONTH_YEAR = re.compile(r"(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>1[0-2]|0?[1-9])\s*月")
+_EN_MONTH_YEAR = re.compile(
+    r"(?i)\b(?P<m>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<y>(?:19|20)\d{2})\b"
+)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+@lru_cache(maxsize=50_000)
+def _numbers_and_months(text: str) -> tuple[frozenset[str], frozenset[tuple[int, int]]]:
+    """A statement's numbers beside the months it names ("2027年7月" and "July 2027" are
+    one month, not the numbers 2027 and 7 against 2027)."""
+    months = {(int(m["y"]), int(m["m"])) for m in _ZH_MONTH_YEAR.finditer(text)}
+    months |= {
+        (int(m["y"]), _MONTHS.index(m["m"].lower()) + 1) for m in _EN_MONTH_YEAR.finditer(text)
+    }
+    rest = _EN_MONTH_YEAR.sub(" ", _ZH_MONTH_YEAR.sub(" ", text))
+    return _numbers(rest), frozenset(months)
 
 
 _CLAUSE = re.compile(r"[，,;；。!！?？]")
