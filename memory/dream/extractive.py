@@ -584,25 +584,8 @@ class ExtractiveEngine:
 
     @staticmethod
     def _named_change(newer: Said, older: Said, cosine: float | None = None) -> bool:
-        """An English name swapped beside a word both share (:func:`named.swapped_name`:
-        "Our coach is Dan Reilly" -> "Marta Silva is our coach now"), for one subject, by
-        statements this alike (a plan does not change the present; no identity line)."""
-        if newer.subject != older.subject or older.kind == "identity" or cosine is None:
-            return False
-        if newer.future and not older.future and older.kind != "plan":
-            return False
-        who = core_words(newer.subject) | core_words(older.subject)
-        return (
-            cosine >= NEAREST_COSINE
-            and slotmodel.could_replace(newer.text, older.text, who)
-            and named.swapped_name(
-                newer.text,
-                older.text,
-                who,
-                changed=slotmodel.says_change(newer.text),
-                holds=slotmodel.says_again(newer.text),
-            )
-        )
+        """An English name swapped beside a word both share (:func:`named.replaces_name`)."""
+        return named.replaces_name(newer, older, cosine)
 
     @staticmethod
     def _kept_apart(a: Cluster, b: Cluster) -> bool:

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from datetime import date
+
+import numpy as np
 import pytest
 
-from memory.dream.extractive import ExtractiveEngine
+from memory.dream.extractive import Cluster, ExtractiveEngine, Statement
 from memory.dream.judge.named import names, swapped_name
 from memory.dream.judge.relations import Said, replaces
 
@@ -63,3 +66,27 @@ def test_a_number_per_month_is_no_measured_thing_of_its_own() -> None:
     # the same measured thing still takes a new number
     assert replaces(Said("用户每月房租涨到 4800", "user", "fact"), rent)
     assert replaces(Said("用户每周游泳 4 次了", "user", "fact"), swim)
+
+
+def _cluster(text: str, subject: str, day: int, vector: list[float]) -> Cluster:
+    st = Statement(text, (), date(2027, 2, day), day, subject=subject)
+    st.vector = np.array(vector, dtype=np.float32) / np.linalg.norm(vector)
+    cluster = Cluster()
+    cluster.add(st)
+    return cluster
+
+
+def test_the_supersede_pass_retires_a_swapped_name_and_keeps_other_people_s() -> None:
+    coach = _cluster("Gus: Our coach is Dan Reilly, he's brilliant", "Gus", 9, [1.0, 0.0, 0.0])
+    rhea = _cluster("Rhea: Our coach is Dan Reilly", "Rhea", 9, [1.0, 0.0, 0.0])
+    new = _cluster(
+        "Gus: Dan's moving to London, so Marta Silva is our coach now",
+        "Gus",
+        11,
+        [0.88, 0.475, 0.0],
+    )
+    engine = ExtractiveEngine(embeddings=False)
+    assert engine._judge_change(new.head.said(), coach.head.said(), 0.88) == "named"
+    retired = engine._supersede([coach, rhea, new])
+    assert retired == [coach] and coach.superseded_by is new
+    assert rhea.superseded_by is None  # another member's line: never across subjects

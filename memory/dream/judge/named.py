@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from memory.dream.judge import slotmodel
+from memory.dream.judge.relations import Said, core_words
 from memory.dream.judge.slots import anchors
 from memory.search.stemming import stem
 from memory.segment import has_cjk
@@ -33,6 +35,7 @@ _NOT_NAMES = frozenset(
         "apr jun jul aug sep sept oct nov dec mr mrs ms dr the user user's"
     ).split()
 )
+NAMED_COSINE = 0.85  # statements of one subject at least this alike may hold one slot
 _STOPS = frozenset(".,;:!?()，。")
 _JOINERS = frozenset({"of", "the", "de", "van", "von", "and", "&"})
 
@@ -97,4 +100,27 @@ def swapped_name(
     return bool((anchors(newer) & anchors(older)) - named)
 
 
-__all__ = ["names", "swapped_name"]
+def replaces_name(newer: Said, older: Said, cosine: float | None) -> bool:
+    """Whether ``newer`` names another value for ``older``'s slot (:func:`swapped_name`):
+    one subject, embeddings at least :data:`NAMED_COSINE` alike, a value ``older`` lacks
+    (:func:`slotmodel.could_replace`); never for an identity line, never a plan over a
+    present fact ("Our coach is Dan Reilly" -> "Marta Silva is our coach now")."""
+    if newer.subject != older.subject or older.kind == "identity" or cosine is None:
+        return False
+    if newer.future and not older.future and older.kind != "plan":
+        return False  # a plan does not change the present
+    who = core_words(newer.subject) | core_words(older.subject)
+    return (
+        cosine >= NAMED_COSINE
+        and slotmodel.could_replace(newer.text, older.text, who)
+        and swapped_name(
+            newer.text,
+            older.text,
+            who,
+            changed=slotmodel.says_change(newer.text),
+            holds=slotmodel.says_again(newer.text),
+        )
+    )
+
+
+__all__ = ["NAMED_COSINE", "names", "replaces_name", "swapped_name"]
