@@ -30,6 +30,7 @@ from memory.atomic import file_lock
 from memory.errors import Busy, MemoryEngineError, StorageError, UsageError
 from memory.paths import MemoryRoot
 from memory.search import store as store_module
+from memory.search.answerable import answers, hit_cosines
 from memory.search.chunker import CHUNKER_VERSION, ChunkerConfig
 from memory.search.context import widen
 from memory.search.currency import Currency, CurrencyReader
@@ -88,6 +89,7 @@ class SearchSettings:
     chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
     ranking: RankSettings = field(default_factory=RankSettings)
     facet_vectors: FacetVectors = "question"
+    answerable: bool = False  # opt-in: no hits unless they likely answer it (answerable.py)
 
     def __post_init__(self) -> None:
         if self.facet_vectors not in get_args(FacetVectors):
@@ -423,10 +425,16 @@ class MemorySearch:
             ]
             hits = cover_facets(hits, [part for part, _ in per_part], limit)
         context = self.settings.ranking.context_chars
-        if context > 0:
-            with self._lock:
-                return widen(hits, state.store, context)
-        return hits
+        gate = self.settings.answerable and bool(hits) and bool(whole[1])  # needs the vectors
+        weights: dict[str, float] = {}
+        cosines: list[float] = []
+        with self._lock:
+            hits = widen(hits, state.store, context) if context > 0 else hits
+            if gate:
+                near = dict(whole[1])  # the vector side's candidates and their cosines
+                weights = self._term_weights(query, state.keywords)[0]
+                cosines = hit_cosines(hits, state.store.chunks(near).values(), near)
+        return [] if gate and not answers(query, hits, weights, cosines) else hits
 
     def _facet_side(self, whole: Retrieved) -> Retrieved | None:
         """A facet query's vector side, as ``SearchSettings.facet_vectors`` chooses, from the
