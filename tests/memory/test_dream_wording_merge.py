@@ -40,6 +40,8 @@ TUE = date(2026, 11, 24)  # a Tuesday
             "The user has to renew the car tax on 2026-11-25",
         ),
         ("用户: 提醒我明天交水费", "用户2026-11-25交水费"),
+        ("用户: 别忘了提醒我下周五交季度报告", "用户2026-12-04交季度报告"),
+        ("用户: 记得提醒我周日给妈妈打电话", "用户2026-11-29给妈妈打电话"),
         # "remember to ..." asks the assistant for something: no frame to drop
         ("User: remember to answer in Spanish", "The user: Remember to answer in Spanish"),
         # greetings before a fact are not part of it

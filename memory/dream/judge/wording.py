@@ -47,12 +47,14 @@ _DISCOURSE_HEAD = re.compile(
 )
 # A request to keep something in mind frames the fact it carries: "Remind me: Mia's dentist
 # is on Friday", "please remember that I'm vegetarian", "别忘了我对花生过敏", "提醒我明天交
-# 房租" (the clause after it has its own subject, or ends the request: a colon, "that").
+# 房租", "别忘了提醒我周五交报告" (the clause after it has its own subject, or ends the
+# request: a colon, "that").
 _REQUEST_HEAD = re.compile(
     r"^(?:(?i:please\s+|pls\s+)?(?i:remind me|remember|don'?t forget|do not forget|"
     r"keep in mind|note|make a note)(?:\s+that\s+|\s*[:：]\s*|,\s+(?=I\b|my\b))"
     r"|(?i:please\s+|pls\s+)?(?i:remember|don'?t forget|keep in mind|note)\s+(?=I\b|I'm\b|my\b)"
-    r"|请?(?:帮我)?(?:提醒(?:一下)?|记住|记得|别忘了|不要忘了|记一下)[：:，,\s]*(?=我|[：:])"
+    r"|请?(?:帮我)?(?:(?:别忘了|不要忘了|记得)?提醒(?:一下)?|记住|记得|别忘了|不要忘了|记一下)"
+    r"[：:，,\s]*(?=我|[：:])"
     r"|请?(?:帮我)?(?:提醒(?:我|你|一下)?|记住|记得|别忘了|记一下)[：:，,\s]+)"
 )
 # "Remind me to call mom": a task of the speaker's, worded as one ("I have to call mom").
