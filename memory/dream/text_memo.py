@@ -14,8 +14,8 @@ every file of the ``memory`` package: any change to a judgement starts an empty 
 missing, foreign or unreadable file is ignored (an unreadable one logged) and rebuilt, and
 failing to write it changes nothing else. Unlike those two it holds words of the notes
 (the values are words and reworded lines; the keys are digests), so ``forget`` deletes it
-with the search index, and an entry no dream asked for in :data:`KEEP_DREAMS` saves goes.
-A value that cannot be written (a type the codec does not know) is just not kept.
+with the search index, and an entry no dream asked for while the file was written
+:data:`KEEP_DREAMS` times goes. A value of a type the codec does not know is not kept.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 log = logging.getLogger(__name__)
 
 FILE = "texts.npz"
-KEEP_DREAMS = 14  # an entry not asked for in this many saves is dropped
+KEEP_DREAMS = 14  # an entry not asked for in this many writes of the file is dropped
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -99,12 +99,16 @@ def entry_key(name: str, args: tuple[Any, ...]) -> str:
 
 
 class TextMemo:
-    """Results of :func:`persisted` functions for one root: ``get``/``put`` by digest."""
+    """Results of :func:`persisted` functions for one root: ``get``/``put`` by digest.
+
+    The file holds three arrays: the digests, the generation each entry was last asked in,
+    and the entries' JSON texts joined by NUL (which JSON never writes), so reading it
+    parses no value until a dream asks for it."""
 
     def __init__(self, path: Path, key: str) -> None:
         self.path = path
         self.key = key
-        self.entries: dict[str, list[Any]] = {}  # digest -> [generation, encoded value]
+        self.entries: dict[str, list[Any]] = {}  # digest -> [generation, JSON text]
         self.generation = 0  # saves so far (an entry's generation: when last asked)
         self.hits = self.misses = 0
         self._dirty = False
@@ -115,40 +119,45 @@ class TextMemo:
         from memory.dream import keyed_npz
 
         self.loaded = keyed_npz.stamp(self.path)
-        data = keyed_npz.read(self.path, self.key, ("data",))
+        names = ("generation", "digests", "asked", "values")
+        data = keyed_npz.read(self.path, self.key, names)
         if data is None:
             return
         try:
-            body = json.loads(data["data"].tobytes().decode("utf-8"))
-            generation, entries = int(body["generation"]), body["entries"]
-            if not isinstance(entries, dict) or not all(
-                isinstance(e, list) and len(e) == 2 and isinstance(e[0], int)
-                for e in entries.values()
-            ):
-                raise ValueError("malformed entries")
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            generation = int(data["generation"])
+            digests, asked = data["digests"].tolist(), data["asked"].tolist()
+            values = data["values"].tobytes().decode("utf-8").split("\0") if digests else []
+            if not len(digests) == len(asked) == len(values):
+                raise ValueError("arrays of different lengths")
+        except (ValueError, TypeError, UnicodeDecodeError) as exc:
             log.warning("ignored the dream's text memo %s (unreadable: %s)", self.path, exc)
             return
-        self.generation, self.entries = generation, entries
+        self.generation = generation
+        self.entries = {
+            format(d, "016x"): [g, v] for d, g, v in zip(digests, asked, values, strict=True)
+        }
 
-    def get(self, digest: str) -> tuple[bool, Any]:
-        """(found, the encoded value)."""
+    def get(self, digest: str) -> tuple[bool, str]:
+        """(found, the value's JSON text). An entry found is marked asked for, at most every
+        half of :data:`KEEP_DREAMS` writes (a night that finds everything writes nothing)."""
         entry = self.entries.get(digest)
         if entry is None:
             self.misses += 1
-            return False, None
+            return False, ""
         self.hits += 1
-        if entry[0] != self.generation:
+        if entry[0] <= self.generation - KEEP_DREAMS // 2:
             entry[0] = self.generation
             self._dirty = True
         return True, entry[1]
 
     def put(self, digest: str, encoded: Any) -> None:
-        self.entries[digest] = [self.generation, encoded]
+        """Keep ``encoded`` (:func:`encode`'s JSON data) under ``digest``."""
+        text = json.dumps(encoded, ensure_ascii=False, separators=(",", ":"))
+        self.entries[digest] = [self.generation, text]
         self._dirty = True
 
     def save(self) -> None:
-        """Write the entries asked for in the last :data:`KEEP_DREAMS` saves; a failed
+        """Write the entries asked for in the last :data:`KEEP_DREAMS` writes; a failed
         write is logged and leaves the old file as it was."""
         import numpy as np
 
@@ -160,10 +169,16 @@ class TextMemo:
         kept = {d: e for d, e in self.entries.items() if e[0] >= oldest}
         self.entries = kept
         self.generation += 1
-        body = json.dumps({"generation": self.generation, "entries": kept}, ensure_ascii=False)
-        raw = np.frombuffer(body.encode("utf-8"), dtype=np.uint8)
+        arrays: dict[str, np.ndarray] = {
+            "generation": np.array(self.generation, dtype=np.int64),
+            "digests": np.array([int(d, 16) for d in kept], dtype=np.uint64),
+            "asked": np.array([e[0] for e in kept.values()], dtype=np.int64),
+            "values": np.frombuffer(
+                "\0".join(e[1] for e in kept.values()).encode("utf-8"), dtype=np.uint8
+            ),
+        }
         try:
-            keyed_npz.write(self.path, self.key, {"data": raw})
+            keyed_npz.write(self.path, self.key, arrays)
         except OSError as exc:
             log.warning("could not save the dream's text memo %s: %s", self.path, exc)
             return
@@ -226,10 +241,10 @@ def persisted(name: str, cls: type | None = None) -> Callable[[F], F]:
                 digest = entry_key(name, args)
             except Unkept:
                 return fn(*args)
-            found, encoded = memo.get(digest)
+            found, text = memo.get(digest)
             if found:
                 with contextlib.suppress(ValueError, TypeError, KeyError, IndexError):
-                    return decode(encoded, cls)
+                    return decode(json.loads(text), cls)
             value = fn(*args)
             with contextlib.suppress(Unkept):
                 memo.put(digest, encode(value))

@@ -153,6 +153,31 @@ def test_an_entry_no_dream_asks_for_goes_after_keep_dreams_saves(tmp_path: Path)
         tm._active.memo = None
 
 
+def test_a_night_finding_everything_writes_nothing_and_keeps_what_it_asks(
+    tmp_path: Path,
+) -> None:
+    counted = Counted()
+    path = tmp_path / tm.FILE
+    memo = tm.TextMemo(path, "code-1")
+    tm._active.memo = memo
+    try:
+        counted.words("asked every night")
+        counted.words("asked once")
+        memo.save()
+        writes = 0
+        for _ in range(3 * tm.KEEP_DREAMS):  # nights of fresh processes
+            stamp = keyed_npz.stamp(path)
+            memo = tm._active.memo = tm.TextMemo(path, "code-1")
+            assert counted.words("asked every night") == frozenset({"asked", "every", "night"})
+            memo.save()
+            writes += keyed_npz.stamp(path) != stamp
+        assert counted.calls == 2  # never computed again
+        assert writes <= 3 * tm.KEEP_DREAMS // (tm.KEEP_DREAMS // 2)  # a refresh now and then
+        assert tm.entry_key("test.words", ("asked every night",)) in memo.entries
+    finally:
+        tm._active.memo = None
+
+
 @pytest.mark.parametrize("content", [b"not a zip file", "garbage"])
 def test_an_unreadable_memo_is_ignored_and_logged(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, content: bytes | str
@@ -161,7 +186,13 @@ def test_an_unreadable_memo_is_ignored_and_logged(
     if isinstance(content, bytes):
         path.write_bytes(content)
     else:  # a file under the right key whose body is no memo
-        keyed_npz.write(path, "code-1", {"data": np.frombuffer(b"{not json", dtype=np.uint8)})
+        arrays = {
+            "generation": np.array(1),
+            "digests": np.array([1, 2], dtype=np.uint64),
+            "asked": np.array([0], dtype=np.int64),  # one generation for two entries
+            "values": np.frombuffer(b"1\x002", dtype=np.uint8),
+        }
+        keyed_npz.write(path, "code-1", arrays)
     counted = Counted()
     with caplog.at_level(logging.WARNING):
         memo = tm.TextMemo(path, "code-1")
