@@ -11,6 +11,14 @@ best keyword and vector candidates their coverage, cosine and rank. Used to stud
 signal tells "the memory holds nothing about this" from a weak real hit (see
 docs/search.md).
 
+``--hits FILE.jsonl`` instead dumps, per question, the final hits ``MemorySearch.search``
+gives (as the eval asks: limit 10, the default minimum score) with their snippets, the
+query's term weights, and for answerable questions recall@5 and hit@5: answerable
+questions of each root, evidence-withheld ones of its withheld copy, and foreign ones (every
+``WITHHELD_EVERY``-th question of the next root of the same dataset). A gate that reads
+only the question and its hits (``memory/search/answerable.py``) is fitted and measured on
+it exactly (``bench/train_answerable.py``).
+
 ``--analyse`` prints, for each signal and for a logistic combination of all of them fitted
 on the dev questions only (zh, zh-hard/dev, LoCoMo conv-26/30/41), the threshold that
 keeps ``--keep`` of the answerable dev questions of every dev set, and at it, per set, the
@@ -22,8 +30,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +45,18 @@ from memory.paths import MemoryRoot
 from memory.search.eval import (
     WITHHELD_EVERY,
     Question,
+    _day,
     copy_root,
     find_roots,
+    line_reader,
     load_questions,
+    score_question,
     withhold,
 )
 from memory.search.keyword_index import index_tokens, query_terms
 from memory.search.names import names
 from memory.search.ranker import EVIDENCE_DEPTH
+from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.search.service import MemorySearch, SearchSettings
 
 TOP = 10
@@ -204,19 +218,102 @@ def analyse(path: Path, keep: float) -> None:
         print(f"{name:16} " + " ".join(f"{c:>15}" for c in cells))
 
 
+def hit_rows(
+    service: MemorySearch,
+    questions: list[Question],
+    lines: Callable[[str, int], str] | None,
+    day: date | None,
+) -> list[dict[str, Any]]:
+    """The final hits of each question as the eval asks it, with its term weights; with
+    ``lines`` (answerable questions), recall@5 and hit@5 too."""
+    out = []
+    for q in questions:
+        hits = service.search(q.question, limit=10, min_score=DEFAULT_MIN_SCORE, now=day)
+        weights, _ = service._term_weights(q.question, service._open().keywords)
+        row: dict[str, Any] = {
+            "qid": q.qid,
+            "category": q.category,
+            "question": q.question,
+            "weights": weights,
+            "hits": [
+                {"path": h.path, "lines": [h.start_line, h.end_line], "score": h.score}
+                | {"source": h.source, "snippet": h.snippet}
+                for h in hits
+            ],
+        }
+        if lines is not None:
+            recall = score_question(q, hits, lines, 5)["recall"]
+            row.update(recall5=recall, hit5=float(recall > 0))
+        out.append(row)
+    return out
+
+
+def seed(source: Path, target: Path) -> None:
+    """A new copy starts from ``source``'s index, so its unchanged chunks' vectors come from
+    the embedding cache (the sync then re-chunks only the files that differ)."""
+    index = MemoryRoot.at(source).index_dir / "search.sqlite"
+    mine = MemoryRoot.at(target).index_dir / "search.sqlite"
+    if index.is_file() and not mine.exists() and source != target:
+        mine.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(index, mine)
+
+
+def dump_hits(datasets: list[Path], work: Path, out_path: Path, offsets: list[int]) -> None:
+    """``offsets``: which quarters of the questions get withheld copies (0 is the eval's;
+    1-3 give more negatives to fit on)."""
+    settings = SearchSettings(provider="local")
+    with out_path.open("w", encoding="utf-8") as out:
+        for dataset in datasets:
+            sources = find_roots(dataset)
+            asked = {s: [q for q in load_questions(s) if q.evidence] for s in sources}
+            for position, source in enumerate(sources):
+                day = _day(source, None)
+                other = asked[sources[(position + 1) % len(sources)]][::WITHHELD_EVERY]
+                base = work / dataset.name
+                plan: list[tuple[str, int, Path, list[Question]]] = []
+                if 0 in offsets:
+                    plan.append(("answerable", 0, base / source.name, asked[source]))
+                    if len(sources) > 1:
+                        plan.append(("foreign", 0, base / source.name, other))
+                for k in offsets:
+                    name = f"{source.name}.withheld" + (str(k) if k else "")
+                    plan.append(("withheld", k, base / name, asked[source][k::WITHHELD_EVERY]))
+                for kind, k, target, questions in plan:
+                    seed(base / source.name, target)
+                    copy_root(source, target)
+                    if kind == "withheld":
+                        withhold(target, questions)
+                    root = MemoryRoot.at(target)
+                    service = MemorySearch(root, settings)
+                    try:
+                        service.sync()
+                        lines = line_reader(root) if kind == "answerable" else None
+                        for row in hit_rows(service, questions, lines, day):
+                            row.update(dataset=dataset.name, root=source.name, kind=kind, offset=k)
+                            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                    finally:
+                        service.close()
+                print(f"{dataset.name}/{source.name}: {len(asked[source])} q.", flush=True)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="gate_features")
     parser.add_argument("datasets", nargs="*", type=Path)
     parser.add_argument("--work", type=Path)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--analyse", type=Path, help="a dump to analyse")
+    parser.add_argument("--hits", type=Path, help="dump the final hits of every question here")
+    parser.add_argument("--offsets", default="0", help="withheld quarters to dump, e.g. 0,1,2,3")
     parser.add_argument("--keep", type=float, default=0.97)
     args = parser.parse_args(argv)
     if args.analyse:
         analyse(args.analyse, args.keep)
         return 0
+    if args.hits and args.datasets and args.work:
+        dump_hits(args.datasets, args.work, args.hits, [int(k) for k in args.offsets.split(",")])
+        return 0
     if not args.datasets or not args.work or not args.out:
-        parser.error("give DATASET ..., --work and --out (or --analyse FILE)")
+        parser.error("give DATASET ..., --work and --out or --hits (or --analyse FILE)")
     settings = SearchSettings(provider="local")
     with args.out.open("w", encoding="utf-8") as out:
         for dataset in args.datasets:

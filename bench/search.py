@@ -1,6 +1,7 @@
 """Benchmark of memory search: what a query, an update, an open and a process cost.
 
-Usage: ``python bench/search.py [--sizes 10000,100000] [--queries 140] [--spaced 40]``
+Usage: ``python bench/search.py [--sizes 10000,100000] [--queries 140] [--spaced 40]
+[--facet-vectors question|own|none]``
 
 Prints each target's figure next to the target, at every size, for queries back-to-back
 and spaced (``--gap`` seconds apart, as in a chat), then one JSON line of all figures.
@@ -14,8 +15,9 @@ Each step runs in a fresh subprocess, so a peak RSS is that step's own:
 - ``keyword`` / ``hybrid``: a first open (joins the chunks to the cache, then checkpoints)
   and a reopen (reads the checkpoint and the blocks), each timed to its first answer;
   back-to-back and spaced latencies, each question asked once in the whole run
-  (:func:`question_pool`); an appended line until it is found; peak RSS; index size on
-  disk.
+  (:func:`question_pool`), with the p95 of the questions naming several things (facet
+  queries, ``SearchSettings.facet_vectors``) and of the others apart; an appended line
+  until it is found; peak RSS; index size on disk.
 - ``cold``: ``python -m memory search`` as a new process, wall and CPU time to its answer.
 - ``pool``: a bot's search pool over ``--chats`` chats, each queried in turn, peak RSS.
 - ``recall``: real embeddings of ``--recall-passages`` chunk texts; recall@10 of the
@@ -36,7 +38,7 @@ import tempfile
 import time
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
@@ -47,7 +49,7 @@ from zh_hard_dev import QUESTIONS as HARD_DEV_QUESTIONS
 
 from memory.paths import MemoryRoot
 from memory.search.facets import facets
-from memory.search.service import MemorySearch, SearchSettings
+from memory.search.service import FacetVectors, MemorySearch, SearchSettings
 
 WORDS = "deploy config cache retry timeout backup invoice travel gym coffee report".split()
 TARGETS = {  # figure: (comparison, target, unit)
@@ -161,7 +163,10 @@ def timed(
     return wall, cpu
 
 
-def p50_p95(times: list[float]) -> tuple[float, float]:
+def p50_p95(times: list[float]) -> tuple[float | None, float | None]:
+    """Median and 95th percentile (``None`` of no times)."""
+    if not times:
+        return None, None
     ordered = sorted(times)
     return round(statistics.median(ordered), 2), round(ordered[int(0.95 * (len(ordered) - 1))], 2)
 
@@ -197,7 +202,9 @@ def run_measure(folder: Path, mode: str, args: argparse.Namespace) -> dict[str, 
 
         provider = LocalProvider()
         provider.embed_query("预热")
-    settings = SearchSettings(provider="local" if mode == "hybrid" else "none")
+    settings = SearchSettings(
+        provider="local" if mode == "hybrid" else "none", facet_vectors=args.facet_vectors
+    )
     pool = question_pool()
     if 2 + args.queries + args.spaced > len(pool):
         raise SystemExit(f"--queries plus --spaced must stay within {len(pool) - 2} questions")
@@ -223,11 +230,16 @@ def run_measure(folder: Path, mode: str, args: argparse.Namespace) -> dict[str, 
         out.update({f"cpu_p50_{label}_ms": c50, f"cpu_p95_{label}_ms": c95})
         # the questions naming several things (a query per facet) apart from the others
         named = [bool(facets(q)) for q in batch]
-        plain = [w for w, n in zip(wall, named, strict=True) if not n]
-        several = [w for w, n in zip(wall, named, strict=True) if n]
-        out[f"p95_plain_{label}_ms"] = p50_p95(plain)[1] if plain else None
-        out[f"p50_facets_{label}_ms"] = p50_p95(several)[0] if several else None
-        out[f"facet_questions_{label}"] = len(several)
+        for part, keep in (("plain", False), ("facets", True)):
+            picked = [(w, c) for w, c, n in zip(wall, cpu, named, strict=True) if n == keep]
+            (w50, w95), (c50, c95) = (
+                p50_p95([w for w, _ in picked]),
+                p50_p95([c for _, c in picked]),
+            )
+            out.update({f"p50_{part}_{label}_ms": w50, f"p95_{part}_{label}_ms": w95})
+            out.update({f"cpu_p50_{part}_{label}_ms": c50, f"cpu_p95_{part}_{label}_ms": c95})
+        out[f"facet_questions_{label}"] = sum(named)
+        out[f"questions_{label}"] = len(batch)
     out["append_ms"] = append_latency(svc, root, args.appends, args.gap)
     svc.close()
     out["peak_rss_mb"] = rss_mb()
@@ -353,6 +365,26 @@ def verdict(name: str, value: float, cpu: float | None = None) -> str:
     return line + (f"  (cpu {cpu} ms)" if cpu is not None else "")
 
 
+def facet_rows(side: dict[str, Any], label: str) -> list[tuple[str, str, float, float | None]]:
+    """The hybrid p95 of ``label``'s questions without facets and of those naming several
+    things (each then a facet query of its own), as rows under the target."""
+    several = side[f"facet_questions_{label}"]
+    plain = side[f"questions_{label}"] - several
+    return [
+        (
+            f"  {count} {kind}",
+            "hybrid_p95_ms",
+            side[f"p95_{part}_{label}_ms"],
+            side[f"cpu_p95_{part}_{label}_ms"],
+        )
+        for count, kind, part in (
+            (plain, "without facets", "plain"),
+            (several, "naming several things", "facets"),
+        )
+        if count
+    ]
+
+
 def sub(*extra: str) -> dict[str, Any]:
     out = subprocess.run(
         [sys.executable, __file__, *extra], check=True, capture_output=True, text=True
@@ -375,6 +407,12 @@ def main() -> None:
     parser.add_argument("--pool-rounds", type=int, default=2)
     parser.add_argument("--recall-passages", type=int, default=1500)
     parser.add_argument("--codec", default="float16")
+    parser.add_argument(
+        "--facet-vectors",
+        default=SearchSettings().facet_vectors,
+        choices=get_args(FacetVectors),
+        help="the vector side of a facet query (SearchSettings.facet_vectors)",
+    )
     parser.add_argument("--work", help="folder for the roots (default: temporary)")
     parser.add_argument("--step", help=argparse.SUPPRESS)
     parser.add_argument("--folder", help=argparse.SUPPRESS)
@@ -408,6 +446,8 @@ def main() -> None:
                 str(args.gap),
                 "--appends",
                 str(args.appends),
+                "--facet-vectors",
+                args.facet_vectors,
             ]
             built = sub("--step", "build", *common)
             keyword = sub("--step", "keyword", *common, *timing)
@@ -420,19 +460,20 @@ def main() -> None:
                 "cold_cli_s": cold,
                 "cold_cli_cpu_ms": cold_cpu,
             }
-            print(f"\n== {built['chunks']} chunks (keyword build {built['keyword_build_s']} s)")
+            shape = (
+                f"keyword build {built['keyword_build_s']} s, facet vectors {args.facet_vectors}"
+            )
+            print(f"\n== {built['chunks']} chunks ({shape})")
             rows: list[tuple[str, str, float, float | None]] = []
             for mode, side in (("keyword", keyword), ("hybrid", hybrid)):
                 for stat in ("p50", "p95"):
                     for label in ("back_to_back", "spaced"):
-                        rows.append(
-                            (
-                                f"{mode} {stat}, {label.replace('_', '-')}",
-                                f"{mode}_{stat}_ms",
-                                side[f"{stat}_{label}_ms"],
-                                side[f"cpu_{stat}_{label}_ms"],
-                            )
-                        )
+                        name = f"{mode}_{stat}_ms"
+                        row = f"{mode} {stat}, {label.replace('_', '-')}"
+                        cpu = side[f"cpu_{stat}_{label}_ms"]
+                        rows.append((row, name, side[f"{stat}_{label}_ms"], cpu))
+                        if mode == "hybrid" and stat == "p95":  # the facet questions apart
+                            rows += facet_rows(side, label)
             rows += [
                 ("appended line found, keyword", "append_keyword_ms", keyword["append_ms"], None),
                 ("appended line found, hybrid", "append_hybrid_ms", hybrid["append_ms"], None),
@@ -449,13 +490,6 @@ def main() -> None:
             for label, name, value, cpu in rows:
                 print(f"  {label:34} {verdict(name, value, cpu)}", flush=True)
             print(f"  {'first open (reads the cache)':34} {hybrid['first_open_ms']:>10} ms")
-            for label in ("back_to_back", "spaced"):
-                split = (
-                    f"p95 {hybrid[f'p95_plain_{label}_ms']} ms without facets, p50 "
-                    f"{hybrid[f'p50_facets_{label}_ms']} ms for the "
-                    f"{hybrid[f'facet_questions_{label}']} naming several things"
-                )
-                print(f"  {'hybrid, ' + label.replace('_', '-'):34} {split}")
         if args.chats:
             folder = Path(tmp) / "pool"
             pool_args = [

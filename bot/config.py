@@ -130,6 +130,7 @@ class BotConfig(BaseModel):
     embedding_provider: Literal["auto", "local", "openai", "none"] = "auto"
     embedding_model: str | None = None
     memory_search_sessions: StrictBool = True  # search finds the chat's session log too
+    memory_search_answerable: StrictBool = False  # no hits unless they likely answer it
     # web console
     web_host: str = "127.0.0.1"
     web_port: int = Field(default=9899, ge=1, le=65535)

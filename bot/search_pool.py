@@ -64,6 +64,7 @@ class SearchPool:
             background=True,
             timezone=self.config.timezone,
             chunker=ChunkerConfig(sessions=self.config.memory_search_sessions),
+            answerable=self.config.memory_search_answerable,
         )
         if self.config.embedding_model:
             settings = dataclasses.replace(settings, openai_model=self.config.embedding_model)

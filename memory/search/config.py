@@ -1,7 +1,8 @@
 """Search settings from the command line's config (``--config`` or ./config.json) and env.
 
 Keys read: ``open_ai_api_key``, ``open_ai_api_base``, ``embedding_provider``
-(auto|local|openai|none), ``embedding_model``. Without a key in the file, the ``openai``
+(auto|local|openai|none), ``embedding_model``, ``memory_search_answerable`` (the
+answerability gate, :mod:`memory.search.answerable`). Without a key in the file, the ``openai``
 package's own ``OPENAI_API_KEY``/``OPENAI_BASE_URL`` environment variables are used.
 """
 
@@ -31,6 +32,9 @@ def settings_from(
     api_key = config.get("open_ai_api_key") or env.get("OPENAI_API_KEY") or None
     base_url = config.get("open_ai_api_base") or env.get("OPENAI_BASE_URL") or None
     model = str(config.get("embedding_model") or "text-embedding-3-small")
+    gate = config.get("memory_search_answerable", False)
+    if not isinstance(gate, bool):
+        raise UsageError(f"memory_search_answerable must be true or false, got {gate!r}")
     return SearchSettings(
         provider=chosen,
         openai_model=model,
@@ -38,4 +42,5 @@ def settings_from(
         base_url=str(base_url) if base_url else None,
         background=background,
         timezone=str(config["timezone"]) if config.get("timezone") else None,
+        answerable=gate,
     )

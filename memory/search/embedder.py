@@ -34,6 +34,8 @@ STORED = {"sq8": ("float16", "sq8")}  # the codecs a cache may hold under each s
 PACK_DELTA_MIN, PACK_DELTA_SHARE = 256, 0.02  # changes before the checkpoint is rewritten
 SMALL_BLOCKS_MAX = 32  # small cache blocks (one a background batch) before they are merged
 PREFETCH_MAX = 16  # query texts embedded ahead and not yet asked for, at most
+# a query's vector and its nearest chunks (id, cosine), best first: ``(None, [])`` when off
+Retrieved = tuple[np.ndarray | None, list[tuple[int, float]]]
 
 _worker: ThreadPoolExecutor | None = None
 _worker_lock = threading.Lock()
@@ -476,7 +478,7 @@ class VectorSide:
             return ahead.result()  # running or done on the other thread
         return provider.embed_query(text)
 
-    def query(self, text: str, k: int) -> tuple[np.ndarray | None, list[tuple[int, float]]]:
+    def query(self, text: str, k: int) -> Retrieved:
         """The query vector and the ``k`` nearest chunks; ``(None, [])`` when off."""
         provider, index = self.provider, self.index
         if provider is None or index is None or index.size == 0:

