@@ -30,7 +30,7 @@ from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
 from memory.dream.grounding import support
-from memory.dream.judge import bitext, dates, importance, restate, slotmodel
+from memory.dream.judge import bitext, dates, importance, named, restate, slotmodel
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import packed, split_changed
 from memory.dream.judge.relations import (
@@ -511,7 +511,7 @@ class ExtractiveEngine:
                     continue
                 old_said = older.head.said()
                 learned = how == "learned"
-                part = split_changed(old_said, said, by_words=learned)
+                part = split_changed(old_said, said, by_words=how != "rules")
                 if part is not None:  # one clause of a packed statement changed
                     older.revise(part.kept, part.retired, newer)
                     continue
@@ -547,6 +547,8 @@ class ExtractiveEngine:
             return "rules"
         if self.verdicts.ask("learned_change", newer, older, cosine, self._learned_change):
             return "learned"
+        if self._named_change(newer, older, cosine):  # a few set operations: not kept
+            return "named"
         return None
 
     @staticmethod
@@ -559,11 +561,14 @@ class ExtractiveEngine:
         """What finds ``newer`` a new value for what ``older`` said: ``rules`` (the judge's
         ``replaces``, or the same subject naming another value of the same exclusive slot:
         住在上海 / 住在北京, or a doubt about it, "maybe it is Munich now?"), ``learned``
-        (the learned slot judgement alone), or None."""
+        (the learned slot judgement alone), ``named`` (an English name swapped, the rest
+        alike), or None."""
         if ExtractiveEngine._rules_change(newer, older, cosine):
             return "rules"
         if ExtractiveEngine._learned_change(newer, older, cosine):
             return "learned"
+        if ExtractiveEngine._named_change(newer, older, cosine):
+            return "named"
         return None
 
     @staticmethod
@@ -582,6 +587,11 @@ class ExtractiveEngine:
             and older.kind != "identity"
             and _slot_probability(newer, older, cosine) >= slotmodel.THRESHOLD
         )
+
+    @staticmethod
+    def _named_change(newer: Said, older: Said, cosine: float | None = None) -> bool:
+        """An English name swapped beside a word both share (:func:`named.replaces_name`)."""
+        return named.replaces_name(newer, older, cosine)
 
     @staticmethod
     def _kept_apart(a: Cluster, b: Cluster) -> bool:

@@ -311,6 +311,13 @@ def _rules() -> list[Rule]:
         first, last = month_span(year, month)
         return first, last, "month"
 
+    def en_next_month(m: re.Match[str], a: date) -> tuple[date, date, str]:
+        """ "next July": the coming July, never the present month."""
+        month = _EN_MON[m["mon"].lower()[:3]]
+        year = a.year if month > a.month else a.year + 1
+        first, last = month_span(year, month)
+        return first, last, "month"
+
     def en_dom(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
         when = _day_of_month(a, int(m["d"]))
         return (when, when, "day") if when else None
@@ -457,6 +464,12 @@ def _rules() -> list[Rule]:
             en_bare_month,
             rel,
             _MONTH_CUES,
+        ),
+        (
+            re.compile(rf"(?i)\b(?:next|this coming)\s+(?P<mon>{months})\b(?!\s+\d)"),
+            en_next_month,
+            rel,
+            ("next", "coming"),
         ),
         (
             re.compile(r"(?i)\bthe\s+(?P<d>3[01]|[12]\d|[1-9])(?:st|nd|rd|th)\b(?!\s+of\b)"),

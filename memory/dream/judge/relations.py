@@ -55,7 +55,8 @@ _REL = {
 _REL_OF = {w: k for k, words in _REL.items() for w in words.split()}
 _ZH_REL = "|".join(sorted((w for w in _REL_OF if not w.isascii()), key=len, reverse=True))
 _EN_REL = "|".join(sorted((w for w in _REL_OF if w.isascii()), key=len, reverse=True))
-ZH_SUBJECT = re.compile(rf"^(?P<who>用户|[\u4e00-\u9fff]{{2,4}}?)的?(?P<rel>{_ZH_REL})")
+# "用户对猫毛过敏" is the user's (no one is called 用户对); "张伟家的狗" is 张伟's dog.
+ZH_SUBJECT = re.compile(rf"^(?P<who>用户|(?!用户)[\u4e00-\u9fff]{{2,4}}?)家?的?(?P<rel>{_ZH_REL})")
 _ZH_WHO = re.compile(r"^(?P<who>用户|[\u4e00-\u9fff]{2,3})")
 EN_SUBJECT = re.compile(
     rf"(?i)^(?P<who>the user|user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)'s\s+(?:\w+\s+)?(?P<rel>{_EN_REL})\b"
@@ -192,14 +193,33 @@ def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
 
 def translation(a: Said, b: Said) -> bool:
     """Whether two statements in two languages, close by embedding, may be one fact: one
-    subject and kind, the same numbers, and both negated or neither ("不喝酒" / "does not
-    drink alcohol")."""
+    subject and kind, the same numbers and months (a month by its year and number, whatever
+    its words), and both negated or neither ("不喝酒" / "does not drink alcohol")."""
     return (
         a.subject == b.subject
         and a.kind == b.kind
-        and _numbers(a.text) == _numbers(b.text)
+        and _numbers_and_months(a.text) == _numbers_and_months(b.text)
         and bool(NEGATION.search(a.text)) == bool(NEGATION.search(b.text))
     )
+
+
+_ZH_MONTH_YEAR = re.compile(r"(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>1[0-2]|0?[1-9])\s*月")
+_EN_MONTH_YEAR = re.compile(
+    r"(?i)\b(?P<m>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<y>(?:19|20)\d{2})\b"
+)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+@lru_cache(maxsize=50_000)
+def _numbers_and_months(text: str) -> tuple[frozenset[str], frozenset[tuple[int, int]]]:
+    """A statement's numbers beside the months it names ("2027年7月" and "July 2027" are
+    one month, not the numbers 2027 and 7 against 2027)."""
+    months = {(int(m["y"]), int(m["m"])) for m in _ZH_MONTH_YEAR.finditer(text)}
+    months |= {
+        (int(m["y"]), _MONTHS.index(m["m"].lower()) + 1) for m in _EN_MONTH_YEAR.finditer(text)
+    }
+    rest = _EN_MONTH_YEAR.sub(" ", _ZH_MONTH_YEAR.sub(" ", text))
+    return _numbers(rest), frozenset(months)
 
 
 _CLAUSE = re.compile(r"[，,;；。!！?？]")
@@ -242,6 +262,14 @@ def _slot_numbers(text: str) -> dict[str, frozenset[str]]:
             if not _NUMBER.search(near) and near not in ("用户", "user", "user's"):
                 found.setdefault(near, set()).update(numbers)
     return {word: frozenset(numbers) for word, numbers in found.items()}
+
+
+# How often or per what a number counts ("每月 6800 元" / "每个月 4500"): a mortgage and a
+# rent share it, so it is no measured thing of its own.
+_PERIOD = frozenset(
+    "每 每个 每月 每周 每天 每年 每晚 每次 月 年 周 天 晚 次 个 per every each a an month "
+    "months week weeks day days year years night nights time times".split()
+)
 
 
 _CHANGE_TO = re.compile(
@@ -316,7 +344,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
     new_nums, old_nums = _slot_numbers(newer.text), _slot_numbers(older.text)
     same_language = has_cjk(newer.text) == has_cjk(older.text)
     if same_language and newer.kind == older.kind:
-        shared = set(new_nums) & set(old_nums)
+        shared = (set(new_nums) & set(old_nums)) - _PERIOD
         if shared and all(not new_nums[w] & old_nums[w] for w in shared):
             return True  # the same measured thing, a new number
     new_days, old_days = _days(newer.text), _days(older.text)

@@ -185,6 +185,11 @@ def says_change(text: str) -> bool:
     return _cues(text)[0]
 
 
+def says_again(text: str) -> bool:
+    """Whether ``text`` says a value holds ("still", "还是", "reminded")."""
+    return _cues(text)[1]
+
+
 def new_slot_value(
     newer: str, older: str, cosine: float | None, who: frozenset[str] = frozenset()
 ) -> bool:
@@ -200,5 +205,6 @@ __all__ = [
     "new_slot_value",
     "pair_features",
     "probability",
+    "says_again",
     "says_change",
 ]
