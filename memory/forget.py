@@ -28,6 +28,7 @@ from memory.dream.state import (
     history_dir,
     root_lock,
 )
+from memory.dream.text_memo import FILE as TEXT_MEMO
 from memory.errors import UsageError
 from memory.paths import NOTE_NAME, MemoryRoot
 from memory.provenance import strip_comments
@@ -212,4 +213,5 @@ def apply_forget(root: MemoryRoot, plan: ForgetPlan, *, fault: Fault | None = No
             # The search index is derived and may hold the forgotten words (in its tables
             # and free pages): it goes, and the next search rebuilds it from the files.
             shutil.rmtree(root.index_dir, ignore_errors=True)
+            (root.state_dir / TEXT_MEMO).unlink(missing_ok=True)  # the dream's, likewise
         return removed

@@ -504,7 +504,7 @@ class ExtractiveEngine:
                 how = self._judged_change(said, old_said, cosine)
                 if how is None or self._kept_apart(older, newer):
                     continue
-                found.append((older, _slot_probability(said, old_said, cosine), how))
+                found.append((older, self._slot_score(said, old_said, cosine), how))
             for older, _, how in _one_slot(found):
                 if verdict(newer.side(), older.side()) == "open":
                     self._open.append((older, newer))  # both stay, marked
@@ -532,6 +532,12 @@ class ExtractiveEngine:
         if self.verdicts is None:
             return _same_or_restated(a, b, cosine)
         return self.verdicts.ask("same_or_restated", a, b, cosine, _same_or_restated)
+
+    def _slot_score(self, newer: Said, older: Said, cosine: float | None) -> float:
+        """The learned slot model's probability, remembered across dreams."""
+        if self.verdicts is None:
+            return _slot_probability(newer, older, cosine)
+        return self.verdicts.score("slot_probability", newer, older, cosine, _slot_probability)
 
     def _judged_change(self, newer: Said, older: Said, cosine: float | None) -> str | None:
         """:meth:`_judge_change`, its two verdicts remembered across dreams."""

@@ -1,7 +1,7 @@
 """A derived cache file of the dream's: numpy arrays in one ``.npz``, under a key.
 
 The key names what the arrays were derived with (a model, the code); a file under another
-key, or one that cannot be read, is no cache at all. A write goes to a temporary file
+key, or one that cannot be read (logged), is no cache at all. A write goes to a temporary file
 beside the cache and replaces it in one step, so a reader sees the old file or the new.
 """
 
@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 from pathlib import Path
 
 import numpy as np
 
+log = logging.getLogger(__name__)
 Stamp = tuple[int, int]
 
 
@@ -28,13 +30,16 @@ def stamp(path: Path) -> Stamp | None:
 
 def read(path: Path, key: str, names: tuple[str, ...]) -> dict[str, np.ndarray] | None:
     """The arrays ``names`` of the file at ``path``, or None: no file, another key, or a
-    file that cannot be read."""
+    file that cannot be read (logged: it is ignored, and the next save replaces it)."""
     try:
         with np.load(path, allow_pickle=False) as data:
             if str(data["key"]) != key:
                 return None
             return {name: data[name] for name in names}
-    except (OSError, KeyError, ValueError, EOFError):
+    except FileNotFoundError:
+        return None
+    except (OSError, KeyError, ValueError, EOFError) as exc:
+        log.warning("ignored the dream's cache %s (unreadable: %s)", path, exc)
         return None
 
 

@@ -28,6 +28,7 @@ from memory.dream.registry import ENGINE_CHOICES, choose_engine, phases
 from memory.dream.session_source import window_digest
 from memory.dream.short_term import load_short_term
 from memory.dream.state import append_event, load_state, root_lock, save_state
+from memory.dream.text_memo import using as text_memo
 from memory.dream.upkeep import TierView, upkeep_due
 from memory.dream.verdicts import open_verdicts
 from memory.errors import DreamRefused, ModelError, UsageError
@@ -141,7 +142,7 @@ def _dream(ctx: DreamContext, fault: Fault | None) -> DreamReport:
         report.reason = f"inputs unchanged since the last dream ({when})"
     else:
         try:
-            with interruptible(ctx.check):
+            with interruptible(ctx.check), text_memo(root.state_dir, save=not options.dry_run):
                 for phase in phases():
                     ctx.check()
                     started, cpu = time.perf_counter(), time.process_time()

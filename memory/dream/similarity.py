@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from memory.dream.text_memo import persisted
 from memory.overlap import containment, jaccard
 from memory.segment import content_words
 
@@ -139,6 +140,7 @@ DISCOURSE = frozenset(
 
 
 @lru_cache(maxsize=100_000)
+@persisted("similarity.features", Features)
 def features(text: str) -> Features:
     words = frozenset(content_words(text)) - DISCOURSE
     families = frozenset(_FAMILY_OF[w] for w in words if w in _FAMILY_OF)

@@ -2,20 +2,21 @@
 
 A nightly dream asks the same pair questions as the night before: whether two wordings
 are one fact (about 21,000 ``same_fact`` tests on a month of notes: the light phase's
-grouping and the engine's clustering) and whether a newer statement gives a new value for
-an older one (supersession). Each is a pure function of the two statements as judged
-(text, subject, kind, whether it is a plan ahead) and their embeddings' cosine; its
-verdict is kept in ``memory/.dreams/verdicts.npz`` under a 64-bit digest of those, so a
-nightly dream judges only the pairs it has not judged before (those with a new line, or
-newly side by side).
+grouping and the engine's clustering), whether a newer statement gives a new value for an
+older one (supersession), and the learned slot model's probability that it does (a number:
+which of several older slots a change retires). Each is a pure function of the two
+statements as judged (text, subject, kind, whether it is a plan ahead) and their
+embeddings' cosine; its verdict is kept in ``memory/.dreams/verdicts.npz`` under a 64-bit
+digest of those, so a nightly dream judges only the pairs it has not judged before (those
+with a new line, or newly side by side).
 
-The file is derived data, like the embedding cache beside it: it holds digests and
-booleans, no text; it is valid for one version of the code (a digest of every file of
-the ``memory`` package and of jieba's dictionary: any change to the judgement, or to
-anything it reads, starts an empty cache); a missing, unreadable or foreign file is
-ignored and rebuilt; failing to write it changes nothing else. A pruning save keeps the
-verdicts asked for since the previous one (a night's pairs), so it stays the size of one
-dream's questions.
+The file is derived data, like the embedding cache beside it: it holds digests, booleans
+and probabilities, no text; it is valid for one version of the code (a digest of every
+file of the ``memory`` package and of jieba's dictionary: any change to the judgement, or
+to anything it reads, starts an empty cache); a missing, unreadable (logged) or foreign
+file is ignored and rebuilt; failing to write it changes nothing else. A pruning save
+keeps the verdicts asked for since the previous one (a night's pairs), so it stays the
+size of one dream's questions.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import threading
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -38,6 +40,7 @@ from memory.segment import segmenter_id
 log = logging.getLogger(__name__)
 
 FILE = "verdicts.npz"
+T = TypeVar("T", bool, float)
 _PACKAGE = Path(__file__).resolve().parents[1]  # the memory package
 
 
@@ -66,12 +69,14 @@ def pair_key(test: str, a: Said, b: Said, cosine: float | None) -> int:
 
 
 class VerdictCache:
-    """``ask(test, a, b, cosine, judge)``: the cached verdict, or ``judge``'s (kept)."""
+    """``ask(test, a, b, cosine, judge)``: the cached verdict, or ``judge``'s (kept);
+    ``score(...)`` likewise for a judgement that is a number."""
 
     def __init__(self, path: Path, key: str) -> None:
         self.path = path
         self.key = key
         self.known: dict[int, bool] = {}
+        self.scores: dict[int, float] = {}
         self.asked: set[int] = set()  # digests asked for since the last pruning save
         self.hits = self.misses = 0  # since made or last saved (the dream logs them)
         self._dirty = False
@@ -84,12 +89,13 @@ class VerdictCache:
 
     def _load(self) -> None:
         self.loaded = self.stamp()
-        data = keyed_npz.read(self.path, self.key, ("true", "false"))
+        data = keyed_npz.read(self.path, self.key, ("true", "false", "scored", "scores"))
         if data is None:
             return
         true, false = data["true"], data["false"]
         self.known = dict.fromkeys(false.tolist(), False)
         self.known.update(dict.fromkeys(true.tolist(), True))
+        self.scores = dict(zip(data["scored"].tolist(), data["scores"].tolist(), strict=True))
 
     def ask(
         self,
@@ -100,36 +106,60 @@ class VerdictCache:
         judge: Callable[[Said, Said, float | None], bool],
     ) -> bool:
         key = pair_key(test, a, b, cosine)
-        verdict = self.known.get(key)
-        if verdict is None:
-            verdict = judge(a, b, cosine)
+        return self._kept(self.known, key, lambda: judge(a, b, cosine))
+
+    def score(
+        self,
+        test: str,
+        a: Said,
+        b: Said,
+        cosine: float | None,
+        judge: Callable[[Said, Said, float | None], float],
+    ) -> float:
+        """:meth:`ask` for a judgement that is a number (kept exactly: a float64)."""
+        key = pair_key(test, a, b, cosine)
+        return self._kept(self.scores, key, lambda: float(judge(a, b, cosine)))
+
+    def _kept(self, table: dict[int, T], key: int, judged: Callable[[], T]) -> T:
+        """``table``'s value for ``key``, or ``judged()``'s (kept)."""
+        value = table.get(key)
+        if value is None:
+            value = judged()
         with self._mutex:
             self.asked.add(key)
-            if key in self.known:
+            if key in table:
                 self.hits += 1
             else:
                 self.misses += 1
-                self.known[key] = verdict
+                table[key] = value
                 self._dirty = True
-        return verdict
+        return value
 
     def save(self, *, prune: bool = False) -> None:
         """Write the verdicts (with ``prune``, only those asked for since the last pruning
         save). A failure to write is logged and leaves the old file as it was."""
         with self._mutex:
             if prune:
-                if len(self.known) != len(self.asked):
+                if len(self.known) + len(self.scores) != len(self.asked):
                     self.known = {k: v for k, v in self.known.items() if k in self.asked}
+                    self.scores = {k: v for k, v in self.scores.items() if k in self.asked}
                     self._dirty = True
                 self.asked = set()
             if not self._dirty:
                 return
             items = list(self.known.items())
+            scored = sorted(self.scores.items())
             self._dirty = False  # set again below if the write fails
         true = np.array(sorted(k for k, v in items if v), dtype=np.uint64)
         false = np.array(sorted(k for k, v in items if not v), dtype=np.uint64)
+        arrays = {
+            "true": true,
+            "false": false,
+            "scored": np.array([k for k, _ in scored], dtype=np.uint64),
+            "scores": np.array([v for _, v in scored], dtype=np.float64),
+        }
         try:
-            keyed_npz.write(self.path, self.key, {"true": true, "false": false})
+            keyed_npz.write(self.path, self.key, arrays)
         except OSError as exc:
             self._dirty = True
             log.warning("could not save the dream's verdict cache %s: %s", self.path, exc)

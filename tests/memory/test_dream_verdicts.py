@@ -64,7 +64,9 @@ def test_everything_a_verdict_depends_on_is_in_its_key() -> None:
     assert base == vc.pair_key("same_fact", TEA, COFFEE, 0.91)
 
 
-def test_a_foreign_or_broken_file_is_ignored_and_rebuilt(tmp_path: Path) -> None:
+def test_a_foreign_or_broken_file_is_ignored_and_rebuilt(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = tmp_path / vc.FILE
     cache = vc.VerdictCache(path, "code-1")
     cache.ask("same_fact", TEA, TEA_AGAIN, None, Judge())
@@ -74,7 +76,29 @@ def test_a_foreign_or_broken_file_is_ignored_and_rebuilt(tmp_path: Path) -> None
     assert other_code.known == {}
     assert other_code.ask("same_fact", TEA, TEA_AGAIN, None, judge) is True and judge.calls == 1
     path.write_bytes(b"not a zip file")
-    assert vc.VerdictCache(path, "code-1").known == {}
+    with caplog.at_level(logging.WARNING, logger="memory.dream.keyed_npz"):
+        broken = vc.VerdictCache(path, "code-1")
+    assert broken.known == {} and "ignored the dream's cache" in caplog.text
+    assert broken.ask("same_fact", TEA, TEA_AGAIN, None, judge) is True and judge.calls == 2
+
+
+def test_a_probability_is_kept_exactly_and_found_again(tmp_path: Path) -> None:
+    calls = []
+
+    def probability(a: Said, b: Said, cosine: float | None) -> float:
+        calls.append((a, b))
+        return 0.1 + 0.2  # no short decimal: kept as the float it is
+
+    cache = vc.VerdictCache(tmp_path / vc.FILE, "code-1")
+    assert cache.score("slot", COFFEE, TEA, 0.93, probability) == 0.1 + 0.2
+    assert cache.ask("slot", TEA, COFFEE, None, Judge()) is False  # a verdict beside it
+    cache.save(prune=True)
+    later = vc.VerdictCache(tmp_path / vc.FILE, "code-1")
+    assert later.score("slot", COFFEE, TEA, 0.93, probability) == 0.1 + 0.2
+    assert len(calls) == 1 and later.counted() == (1, 0)
+    later.save(prune=True)  # the verdict was not asked this time: it goes, the score stays
+    again = vc.VerdictCache(tmp_path / vc.FILE, "code-1")
+    assert again.known == {} and list(again.scores.values()) == [0.1 + 0.2]
 
 
 def test_a_pruning_save_keeps_what_was_asked_since_the_last_one(tmp_path: Path) -> None:
@@ -148,7 +172,7 @@ def test_a_dream_with_cached_verdicts_writes_exactly_what_a_fresh_one_writes(
     shutil.copyfile(warm.state_dir / "embeddings.npz", cached.state_dir / "embeddings.npz")
     assert _dream(cached, caplog) == (misses, 0)  # every pair found, none judged again
     _dream(fresh, caplog)
-    derived = ("memory/.dreams/verdicts.npz", "memory/.dreams/embeddings.npz")
+    derived = tuple(f"memory/.dreams/{n}" for n in ("verdicts.npz", "embeddings.npz", "texts.npz"))
     changing = ("memory/.dreams/events.jsonl", "memory/.dreams/state.json")  # timings
     assert {k: v for k, v in tree(cached.path).items() if not k.startswith(derived + changing)} == {
         k: v for k, v in tree(fresh.path).items() if not k.startswith(derived + changing)

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
 
+from memory.dream.text_memo import persisted
+
 _ZH_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_DAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
 _EN_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -555,6 +557,7 @@ def find(text: str, anchor: date) -> list[DateSpan]:
 
 
 @lru_cache(maxsize=50_000)
+@persisted("dates.find", DateSpan)
 def _find(text: str, anchor: date) -> tuple[DateSpan, ...]:
     matches = _matches(text)
     if not matches:

@@ -26,6 +26,7 @@ from memory.dream.similarity import (
     near_duplicate,
     supersedes,
 )
+from memory.dream.text_memo import persisted
 from memory.overlap import containment
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk, tokens
@@ -72,6 +73,7 @@ _FUTURE = re.compile(
 
 
 @lru_cache(maxsize=50_000)
+@persisted("relations.subject_of")
 def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     """Whom an item is about; ``user`` unless it names someone else first."""
     for pattern in (ZH_SUBJECT, EN_SUBJECT):
@@ -156,6 +158,7 @@ def _undated(text: str) -> str:
 
 
 @lru_cache(maxsize=50_000)
+@persisted("relations.core")
 def _core(text: str) -> frozenset[str]:
     """The content words, dates, numbers and the subject's generic name left out; English
     words by their stem ("meeting" ~ "meet", "moved" ~ "move")."""

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from memory.dream.judge.slots import anchors, typed_values
 from memory.dream.similarity import CHANGE, NEGATION, features
+from memory.dream.text_memo import persisted
 from memory.overlap import containment, jaccard
 from memory.segment import has_cjk
 
@@ -101,6 +102,7 @@ def model() -> SlotModel | None:
 
 
 @lru_cache(maxsize=50_000)
+@persisted("slotmodel.cues")
 def _cues(text: str) -> tuple[bool, bool, bool, bool]:
     """Whether ``text`` says a change, says a value again, plans ahead, negates."""
     change = bool(_CUE.search(text) or CHANGE.search(text))

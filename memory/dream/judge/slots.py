@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from memory.dream.judge.dates import find
 from memory.dream.similarity import CHANGE
+from memory.dream.text_memo import persisted
 from memory.overlap import containment
 from memory.search.stemming import stem
 from memory.segment import content_words, has_cjk
@@ -87,6 +88,7 @@ _SLOT = frozenset(
 
 
 @lru_cache(maxsize=50_000)
+@persisted("slots.typed_values")
 def typed_values(text: str) -> dict[str, frozenset[str]]:
     """The values ``text`` gives, by type (``date``, ``year``, ``weekday``, ``time``,
     ``num:UNIT``), leaving out a value it says something moved away from."""

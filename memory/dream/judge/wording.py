@@ -16,6 +16,7 @@ from functools import lru_cache
 from memory.chatter import without_greeting
 from memory.dream.grounding import support
 from memory.dream.judge.dates import resolve
+from memory.dream.text_memo import persisted
 from memory.speaker import Spoken, split
 
 _RELATIONS_ZH = (
@@ -173,6 +174,7 @@ def reword(spoken: Spoken, day: date) -> str:
 
 
 @lru_cache(maxsize=50_000)
+@persisted("wording.resolved")
 def _resolved(text: str, day: date) -> str:
     resolved, _ = resolve(text, day)
     return " ".join(resolved.split())
