@@ -10,11 +10,12 @@ only for help or an unknown name), so ``search`` never pays for the dream's modu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast, get_args
@@ -209,11 +210,19 @@ def root_of(
     return root
 
 
-def model_of(config: dict[str, Any]) -> ChatModel | None:
+@contextlib.contextmanager
+def model_of(config: dict[str, Any], wanted: bool = True) -> Iterator[ChatModel | None]:
+    """The configured chat model for one command (``None`` when none is configured or
+    ``wanted`` is false), its connections closed when the command is done."""
     from memory.llm import OpenAIChatModel, settings_from
 
-    settings = settings_from(config)
-    return OpenAIChatModel(settings) if settings else None
+    settings = settings_from(config) if wanted else None
+    model = OpenAIChatModel(settings) if settings else None
+    try:
+        yield model
+    finally:
+        if model is not None:
+            model.close()
 
 
 def emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
@@ -264,9 +273,9 @@ def cmd_dream(args: argparse.Namespace) -> int:
         ),
         token_budget=_count(config, "memory_token_budget", 2000, 100),
     )
-    model = model_of(config) if engine != "extractive" else None
     now = now_in(args.timezone or config.get("timezone"))
-    report = run_dream(root_of(args, config), options, model=model, now=now)
+    with model_of(config, engine != "extractive") as model:
+        report = run_dream(root_of(args, config), options, model=model, now=now)
     reason = report.reason
     if report.status == "skipped" and reason.startswith("inputs unchanged"):
         reason += "; use --force to dream anyway"
@@ -294,15 +303,16 @@ def cmd_flush(args: argparse.Namespace) -> int:
     config = config_of(args)
     turns = read_jsonl(args.file)
     now = now_in(args.timezone or config.get("timezone"))
-    result = flush_turns(
-        root_of(args, config, create=True),
-        turns,
-        args.reason,
-        model=model_of(config),
-        now=now,
-        group=args.group,
-        redaction=Redaction(phone_numbers=bool(config.get("redact_phone_numbers"))),
-    )
+    with model_of(config) as model:
+        result = flush_turns(
+            root_of(args, config, create=True),
+            turns,
+            args.reason,
+            model=model,
+            now=now,
+            group=args.group,
+            redaction=Redaction(phone_numbers=bool(config.get("redact_phone_numbers"))),
+        )
     where = str(result.path) if result.path else None
     data = {"path": where, "bullets": result.bullets, "engine": result.engine}
     wrote = f"wrote {plural(len(result.bullets), 'bullet')} to {where}"

@@ -96,6 +96,11 @@ class OpenAIChatModel:
             max_retries=1,
         )
 
+    def close(self) -> None:
+        """Close the client's connections (a long-lived bot never needs to; a command
+        and each test that made one does)."""
+        self._client.close()
+
     def complete(self, messages: list[dict[str, Any]], *, json_object: bool = False) -> str:
         kwargs: dict[str, Any] = {"temperature": 0}
         if json_object:

@@ -154,15 +154,15 @@ def cmd_promote(args: argparse.Namespace) -> int:
     options = _options(args, config, args.days or int(config.get("dream_days", 3)))
     now = _now(args, config)
     if args.apply:
-        model = model_of(config) if args.engine != "extractive" else None
-        done = apply_promotions(
-            root,
-            options,
-            now,
-            model=model,
-            limit=args.limit,
-            include_promoted=args.include_promoted,
-        )
+        with model_of(config, args.engine != "extractive") as model:
+            done = apply_promotions(
+                root,
+                options,
+                now,
+                model=model,
+                limit=args.limit,
+                include_promoted=args.include_promoted,
+            )
         preview, applied = done.preview, done.applied
         failed = done.report.status == "failed"
     else:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory import clock
+from memory.llm import LLMSettings, OpenAIChatModel
 from tests.fakes.http import JsonHandler, LocalServer
 
 Request = dict[str, Any]
@@ -99,6 +100,7 @@ class FakeOpenAI:
     _json_queue: deque[Scripted] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: LocalServer | None = None
+    _models: list[OpenAIChatModel] = field(default_factory=list)
 
     # scripting ---------------------------------------------------------------------
 
@@ -192,7 +194,17 @@ class FakeOpenAI:
         self._server = LocalServer(Handler).start()
         return self
 
+    def chat_model(self, model: str = "m", api_key: str = "sk-test") -> OpenAIChatModel:
+        """A real client of this server, closed with it (an unclosed client's socket
+        would warn in whichever later test the garbage collector happens to run)."""
+        made = OpenAIChatModel(LLMSettings(model=model, api_key=api_key, base_url=self.url))
+        self._models.append(made)
+        return made
+
     def close(self) -> None:
+        for made in self._models:
+            made.close()
+        self._models.clear()
         if self._server is not None:
             self._server.close()
             self._server = None

@@ -13,7 +13,6 @@ from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.judge.relations import clear_change, swapped_value
 from memory.errors import UsageError
 from memory.history import undo
-from memory.llm import LLMSettings, OpenAIChatModel
 from memory.memory_file import MemoryItem, parse_memory, prompt_memory, read_archive, read_memory
 from memory.paths import MemoryRoot
 from memory.provenance import SourceRef
@@ -304,7 +303,7 @@ def test_the_llm_engine_sees_the_marks_and_keeps_them(root: MemoryRoot, llm: Fak
             "diary": "kept all",
         }
     )
-    model = OpenAIChatModel(LLMSettings(model="fake-model", api_key="sk-test", base_url=llm.url))
+    model = llm.chat_model("fake-model", "sk-test")
     options = DreamOptions(days=3, engine="llm", force=True)
     assert run_dream(root, options, model=model, now=at(29, 23, 30)).status == "done"
     prompt = llm.requests[0]["messages"]

@@ -14,7 +14,6 @@ from mem_support import NOW, Crash, at, copy_root, crash_at, note, read, tree
 from memory.dream import DreamOptions, run_dream
 from memory.dream.context import DreamInterrupted
 from memory.dream.short_term import load_short_term
-from memory.llm import LLMSettings, OpenAIChatModel
 from memory.paths import MemoryRoot
 from memory.recall_store import read_recalls, record_hits, store_path
 from memory.transaction import recover
@@ -75,7 +74,7 @@ def test_reflections_are_verified_and_fabricated_ones_rejected(
         return completion(json.dumps(body, ensure_ascii=False))
 
     llm.route = answer
-    model = OpenAIChatModel(LLMSettings(model="m", api_key="sk-test", base_url=llm.url))
+    model = llm.chat_model("m", "sk-test")
     report = run_dream(root, DreamOptions(days=3, engine="llm"), model=model, now=NOW)
     assert report.status == "done", report.reason
     rem = read(root.phase_report("rem", NOW.date())) or ""

@@ -15,7 +15,6 @@ from memory.dream.inputs import gather
 from memory.dream.model import DreamEngine
 from memory.dream.registry import ENGINE_CHOICES, choose_engine
 from memory.errors import UsageError
-from memory.llm import LLMSettings, OpenAIChatModel
 from memory.paths import MemoryRoot
 from tests.fakes.openai_server import FakeOpenAI
 
@@ -28,7 +27,7 @@ FACTS = [
 
 
 def engines(llm: FakeOpenAI) -> list[DreamEngine]:
-    model = OpenAIChatModel(LLMSettings(model="m", api_key="sk-test", base_url=llm.url))
+    model = llm.chat_model("m", "sk-test")
     llm.json_reply(
         {
             "memory": [

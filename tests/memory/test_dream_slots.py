@@ -15,7 +15,7 @@ from memory.dream.judge.dates import resolve
 from memory.dream.judge.relations import Said, alias_of, aliased, replaces, translation
 from memory.dream.judge.slots import changes_value, new_value, typed_values
 from memory.dream.judge.wording import readable
-from memory.llm import LLMSettings, OpenAIChatModel
+from memory.llm import OpenAIChatModel
 from memory.paths import MemoryRoot
 from tests.fakes.openai_server import FakeOpenAI
 
@@ -146,7 +146,7 @@ def test_the_model_s_items_meet_the_same_slot_checks(root: MemoryRoot, llm: Fake
             "diary": "整理了笔记。",
         }
     )
-    model = OpenAIChatModel(LLMSettings(model="m", api_key="sk-test", base_url=llm.url))
+    model = llm.chat_model("m", "sk-test")
     report = dream(root, "llm", model)
     assert report.status == "done", report.reason
     items = [t for t, _, _ in generated(root.memory_md)]

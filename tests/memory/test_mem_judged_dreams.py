@@ -16,7 +16,7 @@ from memory.dream.embed_cache import ENV, open_cache
 from memory.dream.extractive import ExtractiveEngine
 from memory.dream.inputs import gather
 from memory.dream.judgement import TextJudge
-from memory.llm import LLMSettings, OpenAIChatModel
+from memory.llm import OpenAIChatModel
 from memory.paths import MemoryRoot
 from tests.fakes.openai_server import FakeOpenAI
 
@@ -79,7 +79,7 @@ def test_the_model_s_items_pass_the_same_checks(root: MemoryRoot, llm: FakeOpenA
             "diary": "整理了笔记。",
         }
     )
-    model = OpenAIChatModel(LLMSettings(model="m", api_key="sk-test", base_url=llm.url))
+    model = llm.chat_model("m", "sk-test")
     report = dream(root, "llm", model)
     assert report.status == "done", report.reason
     items = [t for t, _, _ in generated(root.memory_md)]

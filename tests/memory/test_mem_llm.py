@@ -13,9 +13,8 @@ from memory import clock
 from memory.cli import main
 from memory.dream import DreamOptions, run_dream
 from memory.dream.state import load_state
-from memory.llm import LLMSettings, OpenAIChatModel
 from memory.paths import MemoryRoot
-from tests.fakes.openai_server import api_error, completion
+from tests.fakes.openai_server import FakeOpenAI, api_error, completion
 
 FABRICATED = "用户养了一只叫旺财的金毛犬"
 MISSING_LINE = "The user's brother Tom works at Google"
@@ -28,13 +27,9 @@ PRIOR = (
 )
 
 
-def model(url: str) -> OpenAIChatModel:
-    return OpenAIChatModel(LLMSettings(model="fake-model", api_key="sk-test", base_url=url))
-
-
-def dream(root: MemoryRoot, url: str, **options: object):
+def dream(root: MemoryRoot, llm: FakeOpenAI, **options: object):
     opts = DreamOptions(**{"days": 3, "engine": "llm", **options})  # type: ignore[arg-type]
-    return run_dream(root, opts, model=model(url), now=NOW)
+    return run_dream(root, opts, model=llm.chat_model("fake-model"), now=NOW)
 
 
 def seed(root: MemoryRoot) -> None:
@@ -62,7 +57,7 @@ BAD = [
 def test_grounded_items_written_ungrounded_rejected(root: MemoryRoot, llm) -> None:
     seed(root)
     llm.json_reply({"memory": GOOD + BAD, "diary": "合并了咖啡偏好，拿铁被美式取代。"})
-    report = dream(root, llm.url)
+    report = dream(root, llm)
     assert report.status == "done", report.reason
     assert report.engine == "llm"
     assert report.rejected == 3
@@ -102,7 +97,7 @@ def test_grounded_items_written_ungrounded_rejected(root: MemoryRoot, llm) -> No
 def test_left_out_prior_items_are_pruned(root: MemoryRoot, llm) -> None:
     seed(root)
     llm.json_reply({"memory": [GOOD[2]], "diary": ""})
-    report = dream(root, llm.url)
+    report = dream(root, llm)
     assert report.status == "done"
     reasons = {t: f["reason"] for t, _, f in generated(root.archive)}
     assert reasons == {"用户最喜欢拿铁": "pruned", "用户每周六打网球": "pruned"}
@@ -131,12 +126,12 @@ def _unchanged(root: MemoryRoot) -> dict[str, str | None]:
 def test_model_error_changes_nothing(root: MemoryRoot, llm, answer) -> None:
     seed(root)
     llm.json_reply({"memory": GOOD, "diary": "first"})
-    assert dream(root, llm.url).status == "done"
+    assert dream(root, llm).status == "done"
     note(root, at(29, 23, 57), "用户下个月搬到杭州")
     before = _unchanged(root)
     history = sorted(p.name for p in (root.state_dir / "history").iterdir())
     llm.route = lambda request: answer
-    report = dream(root, llm.url)
+    report = dream(root, llm)
     assert report.status == "failed"
     assert report.reason
     assert _unchanged(root) == before

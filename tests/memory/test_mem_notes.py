@@ -158,11 +158,10 @@ def test_secrets_never_reach_a_daily_note(root: MemoryRoot, name: str) -> None:
 
 
 def test_secrets_are_redacted_in_model_summaries_and_requests(root: MemoryRoot, llm) -> None:
-    from memory.llm import LLMSettings, OpenAIChatModel
 
     key = "sk-live-ZZZZ0123456789abcdefYYYY"
     llm.json_reply({"bullets": [f"用户的部署 key 是 {key}", "用户的密码是 hunter2horse"]})
-    model = OpenAIChatModel(LLMSettings(model="fake", api_key="k", base_url=llm.url))
+    model = llm.chat_model("fake", "k")
     turns = [Turn("user", f"部署用 {key}，密码是 hunter2horse")]
     result = flush_turns(root, turns, "daily", model=model, now=at(29))
     assert result.engine == "llm" and result.path is not None

@@ -57,10 +57,9 @@ def test_skip_when_unchanged_force_overrides(root: MemoryRoot) -> None:
 
 
 def test_hash_recorded_only_after_success(root: MemoryRoot, llm) -> None:
-    from memory.llm import LLMSettings, OpenAIChatModel
 
     seed(root)
-    model = OpenAIChatModel(LLMSettings(model="m", api_key="k", base_url=llm.url))
+    model = llm.chat_model("m", "k")
     opts = DreamOptions(days=3, engine="llm")
     llm.route = lambda request: api_error(500, "down")
     assert run_dream(root, opts, model=model, now=NOW).status == "failed"

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from memory.dream import DreamOptions, run_dream
-from memory.llm import LLMSettings, OpenAIChatModel
 from memory.paths import MemoryRoot
 from memory.people.directory import record_sighting
 from memory.people.files import read_person
@@ -55,7 +54,7 @@ def test_the_verifier_keeps_deductions_and_inductions_apart(
         return None  # the dream's own calls get the server's default answers
 
     llm.route = route
-    model = OpenAIChatModel(LLMSettings(model="m", api_key="sk-test", base_url=llm.url))
+    model = llm.chat_model("m", "sk-test")
     report = run_dream(root, DreamOptions(engine="llm"), model=model, now=at(29, 23, 58))
     assert report.people is not None
     assert report.people["rejected"] == 6  # 4 card lines, 2 inductions
