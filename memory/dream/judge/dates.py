@@ -29,6 +29,15 @@ _EN_MONTHS = [m.lower() for m in calendar.month_name if m]
 _EN_MON = {m[:3]: i + 1 for i, m in enumerate(_EN_MONTHS)} | {
     m: i + 1 for i, m in enumerate(_EN_MONTHS)
 }
+# The words of the calendar, English: days (and their plurals), months and their short forms.
+CALENDAR_WORDS = frozenset([*_EN_DAYS, *(d + "s" for d in _EN_DAYS), *_EN_MON, "sept"])
+
+
+def month_number(name: str) -> int:
+    """1-12 for an English month's name or short form ("Jul", "july", "Sept.")."""
+    return _EN_MON[name.lower()[:3]]
+
+
 _EN_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _EN_NUM |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3}
 

@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 
 from memory.dream.judge import slotmodel
+from memory.dream.judge.dates import CALENDAR_WORDS
 from memory.dream.judge.relations import Said, core_words
 from memory.dream.judge.slots import anchors
 from memory.search.stemming import stem
@@ -27,14 +28,7 @@ _LABEL = re.compile(r"^[^:：\s]{1,16}(?: [A-Z][a-z]+)?: ")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _SENTENCE = re.compile(r"(?:^|[.!?;:]\s+)")
 # Capitalised words that name no value: days, months, the first person, titles.
-_NOT_NAMES = frozenset(
-    (
-        "i i'm i've i'll i'd monday tuesday wednesday thursday friday saturday sunday "
-        "mondays tuesdays wednesdays thursdays fridays saturdays sundays january february "
-        "march april may june july august september october november december jan feb mar "
-        "apr jun jul aug sep sept oct nov dec mr mrs ms dr the user user's"
-    ).split()
-)
+_NOT_NAMES = CALENDAR_WORDS | frozenset("i i'm i've i'll i'd mr mrs ms dr the user user's".split())
 NAMED_COSINE = 0.85  # statements of one subject at least this alike may hold one slot
 _STOPS = frozenset(".,;:!?()，。")
 _JOINERS = frozenset({"of", "the", "de", "van", "von", "and", "&"})

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
-from memory.dream.judge.dates import find
+from memory.dream.judge.dates import find, month_number
 from memory.dream.judge.slots import ISO_DATE, new_value
 from memory.dream.similarity import (
     CHANGE,
@@ -207,7 +207,6 @@ _ZH_MONTH_YEAR = re.compile(r"(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>1[0-2]|0?[1-9]
 _EN_MONTH_YEAR = re.compile(
     r"(?i)\b(?P<m>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<y>(?:19|20)\d{2})\b"
 )
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
 @lru_cache(maxsize=50_000)
@@ -215,9 +214,7 @@ def _numbers_and_months(text: str) -> tuple[frozenset[str], frozenset[tuple[int,
     """A statement's numbers beside the months it names ("2027年7月" and "July 2027" are
     one month, not the numbers 2027 and 7 against 2027)."""
     months = {(int(m["y"]), int(m["m"])) for m in _ZH_MONTH_YEAR.finditer(text)}
-    months |= {
-        (int(m["y"]), _MONTHS.index(m["m"].lower()) + 1) for m in _EN_MONTH_YEAR.finditer(text)
-    }
+    months |= {(int(m["y"]), month_number(m["m"])) for m in _EN_MONTH_YEAR.finditer(text)}
     rest = _EN_MONTH_YEAR.sub(" ", _ZH_MONTH_YEAR.sub(" ", text))
     return _numbers(rest), frozenset(months)
 
