@@ -45,7 +45,9 @@ _EN_NUM |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few":
 @dataclass(frozen=True)
 class DateSpan:
     """``text[start:end]`` names the days ``first``..``last``; ``unit`` is day, week,
-    weekend, month or year; ``relative`` says whether the words depend on the note's date."""
+    weekend, month or year; ``relative`` says whether the words depend on the note's date;
+    ``plan`` whether it dates a plan, so that its passing ends what the line says (see
+    :func:`dates_a_plan`)."""
 
     start: int
     end: int
@@ -53,6 +55,7 @@ class DateSpan:
     last: date
     unit: str
     relative: bool
+    plan: bool = True
 
 
 def zh_number(text: str) -> int:
@@ -235,7 +238,7 @@ def _rules() -> list[Rule]:
         month = zh_number(m["m"])
         if not 1 <= month <= 12:
             return None
-        year = a.year if month >= a.month else a.year + 1
+        year = a.year if month >= a.month or _said_as_past(m) else a.year + 1
         first, last = month_span(year, month)
         return first, last, "month"
 
@@ -316,7 +319,9 @@ def _rules() -> list[Rule]:
 
     def en_bare_month(m: re.Match[str], a: date) -> tuple[date, date, str]:
         month = _EN_MON[m["mon"].lower()[:3]]
-        year = a.year if month >= a.month else a.year + 1
+        year = a.year if month >= a.month or _said_as_past(m) else a.year + 1
+        if m.group(0).lower().startswith("since"):  # always one gone by
+            year = a.year if month <= a.month else a.year - 1
         first, last = month_span(year, month)
         return first, last, "month"
 
@@ -468,7 +473,7 @@ def _rules() -> list[Rule]:
         ),
         (
             re.compile(
-                rf"(?i)\b(?:in|by|until|from|to|till|before|after)\s+(?P<mon>{months})\b(?!\s+\d)"
+                rf"(?i)\b(?:in|by|until|from|to|till|before|after|since)\s+(?P<mon>{months})\b(?!\s+\d)"
             ),
             en_bare_month,
             rel,
@@ -585,7 +590,8 @@ def _find(text: str, anchor: date) -> tuple[DateSpan, ...]:
             continue
         taken.append((start, end))
         first, last, unit = got
-        out.append(DateSpan(start, end, first, last, unit, relative))
+        plan = dates_a_plan(text, start, end, last, anchor)
+        out.append(DateSpan(start, end, first, last, unit, relative, plan))
     return tuple(sorted(out, key=lambda s: s.start))
 
 
@@ -607,7 +613,7 @@ def words(span: DateSpan, zh: bool) -> str:
     return f"{first.year}年" if zh else str(first.year)
 
 
-_EN_KEEP = re.compile(r"(?i)(?:in|by|until|from|to|till|before|after)\s+")
+_EN_KEEP = re.compile(r"(?i)(?:in|by|until|from|to|till|before|after|since)\s+")
 _EN_AS_SUBJECT = re.compile(r"(?i)\s+(?:is|was|will be)\b")
 # An age after a year ("今年五岁", "今年已经 72 岁了"): the year says when the age holds.
 _ZH_AGE = re.compile(
@@ -669,7 +675,122 @@ def resolve(text: str, anchor: date) -> tuple[str, list[DateSpan]]:
     return "".join(out), spans
 
 
+# Tense and aspect: what tells a plan (an intention, an appointment: over once its date has
+# passed) from a fact as of its date (a state, a measurement, a change that has taken effect).
+_FUTURE = re.compile(
+    r"要|会|将|打算|准备|计划|想|预约|约了|约好|记得|别忘|安排"
+    r"|(?i:\b(?:will|going to|gonna|have to|has to|need to|needs to|plan(?:s|ned|ning)?|"
+    r"appointment|meeting|booked|should|must|due|deadline|scheduled|expect(?:s|ing)?)\b"
+    r"|'ll\b|\bat \d|\b(?:is|are|am|'m|'re)\s+\w+ing\b)"
+)
+# What a clause said as done or holding (a past tense, "了", "now"): a bare month it names is
+# one gone by.
+_PAST = re.compile(
+    r"了|已经|已|刚|现在|目前|还是"
+    r"|(?i:\b(?:\w+ed|was|were|had|has|have|'ve|got|went|came|took|gave|made|began|left|"
+    r"felt|put|ran|sent|told|said|paid|bought|sold|won|lost|spent|now|currently|still)\b)"
+    # a measurement holds as of its day
+    r"|\d\s*(?:公斤|斤|厘米|(?i:kg|kgs|lbs?|pounds|cm|mmhg|bpm|mmol)\b)"
+)
+# What has taken effect by its day: a measurement, or a change made (a move, a new dose, a
+# new job): a fact as of that day. Any other past event of the day is left as it was.
+_TAKEN_EFFECT = re.compile(
+    r"\d\s*(?:公斤|斤|厘米|(?i:kg|kgs|lbs?|pounds|cm|mmhg|bpm|mmol)\b)"
+    r"|(?:搬|改|换|调|升|降|涨|减到|增到|加到|入职|离职|辞职|确诊|退休|毕业|结婚|分手)"
+    r"(?:[^，。；,;]{0,8}?)(?:了|完)|已经|已"
+    r"|(?i:\b(?:moved|changed|switched|started|increased|decreased|raised|reduced|lowered|"
+    r"upped|dropped|cut|quit|joined|left|retired|married|diagnosed|promoted|hired|graduated|"
+    r"weighed|measured)\b)"
+)
+_EN_STATE = re.compile(r"(?i)\b(?:is|are|am|was|were|has|have|had)\b|'s\b|'m\b|'re\b")
+_IMPERATIVE = re.compile(r"别|不要|(?i:\bdon'?t\b|\bdo not\b|\bnever\b)")
+_ZH_MOTION = re.compile(r"来|去|回|到|出发|飞")
+# A date that begins a state ("from tonight", "starting Monday", "从下周一起", "今晚开始"):
+# what holds from then on does not end when the day has passed.
+_ONSET_BEFORE = re.compile(r"(?i)(?:\b(?:from|starting|as of|since|effective)\s+)$")
+# "从…起/开始" opens a period as often as a new state ("从周一到周三出差", "从明天开始
+# 休假三天"): in Chinese a state begins there only when its clause says a change was made.
+_ZH_ONSET_BEFORE = re.compile(r"从\s*$")
+_ONSET_AFTER = re.compile(r"\s*(?:起(?!床|飞)|开始)")
+_ZH_CHANGE = re.compile(r"改|换|调|增|减|加到|降|升|涨|了|已经|已")
+_SPEAKER = re.compile(r"^[^：:]{1,20}[：:]\s*")
+_CLAUSE_MARK = re.compile(r"[，。；;!?！？]|[,.](?!\d)")  # not a number's "70.8", "1,800"
+
+
+def _clause_at(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the clause holding ``text[start:end]``."""
+    before = [m.end() for m in _CLAUSE_MARK.finditer(text, 0, start)]
+    after = _CLAUSE_MARK.search(text, end)
+    return (before[-1] if before else 0), (after.start() if after else len(text))
+
+
+def _lasting(clause: str) -> bool:
+    """Whether a clause with no date in it states something on its own: long enough to be
+    a statement, and no plan's words (a motion, in Chinese, only as something done)."""
+    body = _SPEAKER.sub("", clause.strip())
+    cjk = sum("\u4e00" <= ch <= "\u9fff" for ch in body)
+    words = len(body.split())
+    if cjk < 5 and words < 4 and not (words == 3 and _EN_STATE.search(body)):
+        return False
+    if _FUTURE.search(body):
+        return False
+    return cjk == 0 or not _ZH_MOTION.search(body) or "了" in body
+
+
+_TARGET_LEAD = re.compile(r"(?i)(?:to|until|till|by|before|after)\b")
+_TARGET_BEFORE = re.compile(r"(?:到|至|成|推迟|延期)\s*$")
+
+
+def _said_as_past(m: re.Match[str]) -> bool:
+    """Whether a bare month ("from August", "8月份") is one gone by: its clause says something
+    done or holding, or the month is where something comes from ("since", "from" with no
+    plan's words), and nothing in it is a plan's."""
+    text = m.string
+    lo, hi = _clause_at(text, m.start(), m.end())
+    clause = text[lo:hi]
+    target = _TARGET_LEAD.match(m.group(0)) or _TARGET_BEFORE.search(text[lo : m.start()])
+    if target or _FUTURE.search(clause):
+        return False  # "pushed to March", "改到3月": where a move goes, still to come
+    origin = m.group(0).lower().startswith(("from", "since")) or bool(
+        _ONSET_BEFORE.search(text[max(0, m.start() - 10) : m.start()])
+    )
+    return origin or bool(_PAST.search(clause))
+
+
+def dates_a_plan(text: str, start: int, end: int, last: date, anchor: date) -> bool:
+    """Whether the date at ``text[start:end]`` (ending on ``last``) makes the line a plan.
+
+    It does not when it begins a state ("from tonight the dose is 10mg"), when it is the
+    note's own day and its clause says something done or holding without a plan's words
+    ("今天称了一下，74公斤了", "moved in today"), or when it dates what someone will or must
+    do about a fact a clause before it, with no date, already states ("对花生过敏，周六聚餐
+    别点…"; a bare dated clause after a statement is the line's plan: "在学车，周三考科目二")."""
+    lo, hi = _clause_at(text, start, end)
+    clause = text[lo:hi]
+    if _ONSET_BEFORE.search(text[max(0, start - 10) : start]):
+        return False
+    if text[start:end].lower().startswith(("from ", "since ")):
+        return False
+    zh_onset = _ZH_ONSET_BEFORE.search(text[lo:start]) or _ONSET_AFTER.match(text, end)
+    if zh_onset and not _FUTURE.search(clause) and _ZH_CHANGE.search(clause):
+        return False
+    if last <= anchor and not _FUTURE.search(clause) and _TAKEN_EFFECT.search(text):
+        return False
+    if not (_FUTURE.search(clause) or _IMPERATIVE.search(clause)):
+        return True  # "用户在学车，周三考科目二": the dated clause is the line's plan
+    dated = [(s, e) for s, e, _, _ in _matches(text)]
+    pos = 0
+    for piece in _CLAUSE_MARK.split(text[:lo]):
+        p_lo, p_hi = pos, pos + len(piece)
+        pos = p_hi + 1
+        if any(s < p_hi and p_lo < e for s, e in dated):
+            continue
+        if _lasting(piece):
+            return False
+    return True
+
+
 def latest(spans: list[DateSpan], anchor: date) -> date | None:
-    """The last day named that is not before the note's date (a plan's date), if any."""
-    days = [s.last for s in spans if s.last >= anchor]
+    """The last day named that is not before the note's date and dates a plan, if any."""
+    days = [s.last for s in spans if s.last >= anchor and s.plan]
     return max(days) if days else None

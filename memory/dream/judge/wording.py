@@ -14,7 +14,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.chatter import without_greeting
-from memory.dream.grounding import support
+from memory.dream.grounding import SUPPORT_THRESHOLD, support
 from memory.dream.judge.dates import resolve
 from memory.dream.text_memo import persisted
 from memory.speaker import Spoken, split
@@ -177,7 +177,17 @@ def reword(spoken: Spoken, day: date) -> str:
 @persisted("wording.resolved")
 def _resolved(text: str, day: date) -> str:
     resolved, _ = resolve(text, day)
-    return " ".join(resolved.split())
+    resolved = " ".join(resolved.split())
+    if support(resolved, [text]) < SUPPORT_THRESHOLD <= support(text, [text]):
+        # a short line whose year now outweighs its words ("今年28岁" -> "28岁（2026年）"):
+        # the year alone, "28岁（2026）", so the item still reads as its line
+        bare = _YEAR_GLOSS.sub(r"（\1）", resolved)
+        if support(bare, [text]) >= SUPPORT_THRESHOLD:
+            return bare
+    return resolved
+
+
+_YEAR_GLOSS = re.compile(r"（(\d{4})年）")
 
 
 @lru_cache(maxsize=50_000)
