@@ -333,6 +333,8 @@ class MemorySearch:
                     self._rebuild(state)
                 plan = self._freshness.plan(state.files, full=True)
                 changes = self._apply(state, plan.entries, plan.gone, progress)
+                if state.keywords.fill_words():  # an index older than the stored words
+                    state.store.conn.commit()
                 self._freshness.settle(state.files)
         self._embed(state, progress)
         if not self.settings.background:
@@ -489,6 +491,7 @@ class MemorySearch:
                 currency=current,
                 term_weights=weights,
                 unheard=frozenset(t for t in weights if t not in counts),
+                words=keywords.words,
             )
         return hits, retrieved
 
