@@ -12,7 +12,9 @@ weighing the same. Printed for each threshold and each set, dev and held-out
 question loses all its recall), withheld no-match and foreign no-match, exactly as
 ``python -m memory eval`` would count them. ``--write`` saves the model with
 ``--threshold`` to ``memory/search/answerable.json``. The answer-type check alone
-(``type_check``) and the single signals are printed too.
+(``type_check``) and the shipped model's own curve are printed too; ``--categories P``
+adds recall@5 and withheld no-match per category, ``--extra``, ``--null`` and ``--apart``
+add round 9's candidate signals (docs/search.md, "Round 9"; measured, not shipped).
 """
 
 from __future__ import annotations
@@ -170,6 +172,29 @@ def _chunk_vectors(db: Path) -> tuple[list[StoredChunk], np.ndarray]:
             vectors.append(blocks[where[0]][where[1]].astype(np.float32))
     conn.close()
     return chunks, np.array(vectors)
+
+
+def disjoint_cosines(rows: list[dict[str, Any]], work: Path, vectors: Path) -> list[float]:
+    """Each question's best cosine among the chunks of its *own* memory that hold none of
+    its terms, among the vector side's ``DEPTH`` best (what a search has at hand): the
+    calibration of ``null_cosines`` without reading another memory."""
+    known = dict(np.load(vectors, allow_pickle=True)["d"].item())
+    copies: dict[Path, tuple[np.ndarray, list[set[str]]]] = {}
+    out = []
+    for r in rows:
+        db = _copy_of(work, r)
+        if db not in copies:
+            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+            texts = {int(i): t for i, t in conn.execute("SELECT id, text FROM chunks")}
+            conn.close()
+            chunks, matrix = _chunk_vectors(db)
+            copies[db] = (matrix, [set(index_tokens(texts[c.id])) for c in chunks])
+        matrix, tokens = copies[db]
+        scores = matrix @ known[r["question"]]
+        terms = set(r["weights"])
+        apart = [float(scores[i]) for i in np.argsort(-scores)[:DEPTH] if not terms & tokens[i]]
+        out.append(max(apart, default=float(np.min(scores))))
+    return out
 
 
 def offline_cosines(
@@ -340,6 +365,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--pair", action="store_true", help="add q*l and |q-l| (not shippable)")
     parser.add_argument("--extra", action="store_true", help="add round 9's candidate signals")
     parser.add_argument("--null", action="store_true", help="add the other memories' best cosine")
+    parser.add_argument(
+        "--apart", action="store_true", help="add the best cosine of own chunks sharing no term"
+    )
     parser.add_argument("--categories", type=float, help="print per category at this threshold")
     args = parser.parse_args(argv)
     rows = [json.loads(line) for p in args.dumps for line in p.read_text("utf-8").splitlines()]
@@ -357,6 +385,9 @@ def main(argv: list[str]) -> int:
     if args.null:
         for f, c in zip(feats, null_cosines(rows, args.work, args.vectors), strict=True):
             f.update(null=c, over_null1=f["cosine1"] - c, over_null=f["cosine_best"] - c)
+    if args.apart:
+        for f, c in zip(feats, disjoint_cosines(rows, args.work, args.vectors), strict=True):
+            f.update(apart=c, over_apart1=f["cosine1"] - c, over_apart=f["cosine_best"] - c)
     kept = set(args.keep.split(",")) if args.keep else set(feats[0])
     names = [n for n in feats[0] if n in kept and n not in set(args.drop.split(","))]
     x = np.array([[f[n] for n in names] for f in feats])

@@ -167,12 +167,21 @@ def _share(terms: set[str], weights: Mapping[str, float], total: float) -> float
 _SAID_BY = re.compile(r"^\s*(?:[-*+]\s+)?(?:\d{1,2}:\d{2}\s+)?(?:[^:：\n]{1,40}[:：]\s*)?$")
 
 
+_A_QUESTION = re.compile(
+    r"[?？]\s*$|[吗呢谁哪几]|什么|多少|怎么|为什么|(?i:\b(?:what|who|whom|whose|when|where|why|which|how)\b)"
+)
+
+
 def is_the_question(line: str, question: str) -> bool:
     """Whether ``line`` is ``question`` itself, as a session log or a note quotes it
     (``"14:02 Lena: where do I live?"``, ``"- 用户: 我能吃多辣？"``): the message being
-    answered is logged before it is searched, and a question is no answer to itself."""
+    answered is logged before it is searched, and a question is no answer to itself. A
+    query that asks nothing ("用户对花生过敏", as the model's tool may search) is never
+    one: the line that says it is the best answer there is."""
     said, asked = " ".join(line.split()).casefold(), " ".join(question.split()).casefold()
-    return bool(asked) and said.endswith(asked) and bool(_SAID_BY.match(said[: -len(asked)]))
+    if not asked or not _A_QUESTION.search(asked) or not said.endswith(asked):
+        return False
+    return bool(_SAID_BY.match(said[: -len(asked)]))
 
 
 def without_question(question: str, hits: Sequence[Hit]) -> list[Hit]:

@@ -112,6 +112,9 @@ def test_the_question_itself_is_no_answer() -> None:
     assert is_the_question("  Where  do I live? ", "where do I live?")
     assert not is_the_question("14:02 Lena: I know where do I live?", "where do I live?")
     assert not is_the_question("- I moved to Porto", "where do I live?")
+    # a query that asks nothing: the line that says it is its best answer, not its echo
+    assert not is_the_question("- 用户对花生过敏", "用户对花生过敏")
+    assert not is_the_question("14:02 Lena: I parked on level 3", "I parked on level 3")
     asked = hit("14:02 用户: 我能吃多辣？", path="sessions/2026-06-01.jsonl")
     both = Hit(
         "sessions/2026-06-01.jsonl",
