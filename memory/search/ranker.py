@@ -27,6 +27,7 @@ from memory.search.ranking import (
     cosine_to_score,
     coverage,
     current_first,
+    drop_echoes,
     drop_overlapping,
     fuse,
     has_evidence,
@@ -43,6 +44,7 @@ from memory.search.ranking import (
 )
 from memory.search.store import Store, StoredChunk
 from memory.segment import content_words, tokens
+from memory.session_log import FOLDER as SESSION_FOLDER
 
 
 @dataclass(frozen=True)
@@ -263,7 +265,11 @@ def rank(
         )
     kept = [c for c in candidates if c.pinned or (evidence and c.score >= min_score)]
     kept.sort(key=lambda c: (not c.pinned, -c.score, c.chunk_id))
-    kept = drop_overlapping(kept, limit * 4)
+    kept = drop_echoes(
+        drop_overlapping(kept, limit * 4),
+        lambda c: rows[c.chunk_id].text,
+        lambda c: c.path.startswith(f"{SESSION_FOLDER}/"),
+    )
     stored = words([c.chunk_id for c in kept]) if words is not None else {}
     kept = [
         replace(c, terms=stored.get(c.chunk_id) or frozenset(content_words(rows[c.chunk_id].text)))
