@@ -27,6 +27,7 @@ from memory.search.ranking import (
     cosine_to_score,
     coverage,
     current_first,
+    drop_echoes,
     drop_overlapping,
     fuse,
     has_evidence,
@@ -43,6 +44,7 @@ from memory.search.ranking import (
 )
 from memory.search.store import Store, StoredChunk
 from memory.segment import content_words, tokens
+from memory.session_log import FOLDER as SESSION_FOLDER
 
 
 @dataclass(frozen=True)
@@ -262,7 +264,11 @@ def rank(
     kept.sort(key=lambda c: (not c.pinned, -c.score, c.chunk_id))
     kept = [
         replace(c, terms=frozenset(content_words(rows[c.chunk_id].text)))
-        for c in drop_overlapping(kept, limit * 4)
+        for c in drop_echoes(
+            drop_overlapping(kept, limit * 4),
+            lambda c: rows[c.chunk_id].text,
+            lambda c: c.path.startswith(f"{SESSION_FOLDER}/"),
+        )
     ]
 
     def alike(a: Candidate, b: Candidate) -> float:
