@@ -28,14 +28,17 @@ from datetime import time as dtime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dream_scenarios import Scenario, load, write_root
+from bench.dream_scenarios import Fact, Keys, Scenario, load, write_root
 from memory.dream import DreamOptions, run_dream
 from memory.dream.grounding import SUPPORT_THRESHOLD, support
 from memory.memory_file import parse_archive, parse_memory
 from memory.paths import MemoryRoot
 from memory.provenance import strip_comments
+from memory.segment import has_cjk
 
 ZONE = ZoneInfo("Asia/Shanghai")
 SPLITS = {  # the parts of bench/data/dream/ and how the tables name them
@@ -74,11 +77,17 @@ class Counts:
     dreams: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    imprecise: dict[str, int] = field(default_factory=dict)  # non-precise items by class
+    unretired: dict[str, int] = field(default_factory=dict)  # old values not retired, by how
 
     def add(self, other: Counts) -> None:
         for f in fields(self):
             if f.name == "notes":
                 self.notes += other.notes
+            elif f.name in ("imprecise", "unretired"):
+                mine, theirs = getattr(self, f.name), getattr(other, f.name)
+                for name, n in theirs.items():
+                    mine[name] = mine.get(name, 0) + n
             else:
                 setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
@@ -295,6 +304,9 @@ def measure(scenario: Scenario, root: Path, counts: Counts) -> None:
     for item in items:
         if any(f.keys.match(item.text) for f in current):
             counts.precise += 1
+        else:
+            name = imprecise_class(scenario, item, items)
+            counts.imprecise[name] = counts.imprecise.get(name, 0) + 1
     counts.facts = len(current)
     # A fact in a hand-written item is in MEMORY.md too (the dream folds restatements in).
     hand = [h.removeprefix("- ") for h in scenario.handwritten]
@@ -317,16 +329,15 @@ def measure(scenario: Scenario, root: Path, counts: Counts) -> None:
             kept = any(old.match(a.text) for a in archive)
             counts.retired += out and kept
             if not (out and kept):
+                for name in unretired_class(scenario, fact, old, items):
+                    counts.unretired[name] = counts.unretired.get(name, 0) + 1
                 still = [i.text for i in items if old.match(i.text)]
                 counts.notes.append(
                     f"{scenario.name}: {fact.id} old value kept: {still or 'not archived'}"
                 )
     counts.chatter = len(scenario.chatter)
-    flat_items = [_flat(i.text) for i in items]
     for text in scenario.chatter:
-        key = _flat(text)
-        # A short string ("早") leaks only as (nearly) the whole item, not inside a word.
-        if key and any(key in i and (len(key) >= 3 or len(i) <= len(key) + 4) for i in flat_items):
+        if any(_leaks(i.text, [text]) for i in items):
             counts.leaked += 1
             counts.notes.append(f"{scenario.name}: chatter leaked: {text}")
     for fact in scenario.facts.values():
@@ -344,6 +355,172 @@ def measure(scenario: Scenario, root: Path, counts: Counts) -> None:
     memory_text = (root / "MEMORY.md").read_text("utf-8") if (root / "MEMORY.md").exists() else ""
     lines = memory_text.splitlines()
     counts.handwritten_lost = sum(1 for h in scenario.handwritten if h not in lines)
+
+
+# Why a MEMORY.md item is not a durable fact, most telling first; printed as counts only,
+# so the held-out splits can be diagnosed without reading them.
+IMPRECISE_CLASSES = {
+    "chatter": "a labelled chatter string",
+    "old": "an old value kept (its fact changed)",
+    "expired": "a plan past its date",
+    "chatter-line": "cites only chatter lines, worded otherwise",
+    "old-line": "cites only an old value's lines, keys not matched",
+    "expired-line": "cites only a past plan's lines, keys not matched",
+    "mixed": "cites lines of several facts (packed line or merged pair)",
+    "duplicate": "cites one fact another item already states, keys missed",
+    "fragment": "cites one fact no item states, keys missed (fragment or rewording)",
+    "unlabelled": "cites no labelled note line (hand-written or unresolved source)",
+}
+
+
+def _leaks(text: str, chatter: Iterable[str]) -> str | None:
+    """The first chatter string ``text`` contains, as the leak measure counts it."""
+    flat = _flat(text)
+    for raw in chatter:
+        key = _flat(raw)
+        # A short string ("早") leaks only as (nearly) the whole item, not inside a word.
+        if key and key in flat and (len(key) >= 3 or len(flat) <= len(key) + 4):
+            return raw
+    return None
+
+
+def _cited_labels(scenario: Scenario, refs: Iterable[str]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for ref in refs:
+        path, _, span = ref.partition("#L")
+        start, _, end = span.partition("-L")
+        if not start.isdigit():
+            continue
+        for n in range(int(start), int(end or start) + 1):
+            out += scenario.labels.get(f"{path}#L{n}", [])
+    return out
+
+
+def imprecise_class(scenario: Scenario, item: Entry, items: list[Entry]) -> str:
+    """The key of :data:`IMPRECISE_CLASSES` that says why ``item`` matches no current fact."""
+    today = scenario.today
+    facts = scenario.facts
+    if _leaks(item.text, scenario.chatter) is not None:
+        return "chatter"
+    if any(o.match(item.text) for f in facts.values() for o in f.olds):
+        return "old"
+    if any(not f.current(today) and f.keys.match(item.text) for f in facts.values()):
+        return "expired"
+    labels = _cited_labels(scenario, item.refs)
+    if not labels:
+        return "unlabelled"
+    ids = {ident for kind, ident in labels if kind != "chatter"}
+    if not ids:
+        return "chatter-line"
+    if len(ids) > 1:
+        return "mixed"
+    (ident,) = ids
+    fact = facts[ident]
+    if all(kind == "old" for kind, i in labels if i == ident):
+        return "old-line"
+    if not fact.current(today):
+        return "expired-line"
+    if any(fact.keys.match(other.text) for other in items if other is not item):
+        return "duplicate"
+    return "fragment"
+
+
+# How a changed fact's old value failed to retire: the first four classes split them, the
+# rest describe those kept in MEMORY.md (a value may be in several).
+UNRETIRED_CLASSES = {
+    "beside": "kept, the new value in another item",
+    "together": "kept in the same item as the new value",
+    "alone": "kept, the new value not in MEMORY.md",
+    "lost": "out of MEMORY.md but not in the archive",
+    "prior": "  kept: an item of the prior MEMORY.md",
+    "digits": "  kept: the value has digits (a number, a date)",
+    "same-day": "  kept: old and new value first said on the same day",
+    "zh": "  kept: the item is in Chinese",
+    "group": "  kept: in a group chat",
+    "b-subject": "  beside: the two items read as about different people",
+    "b-packed": "  beside: judged a change, the old item packs several clauses",
+    "b-judged": "  beside: judged a change, kept all the same (one slot, conflict)",
+    "b-apart": "  beside: no word or topic in common (no candidate pair)",
+    "b-unjudged": "  beside: not judged a change",
+}
+
+
+def _days(scenario: Scenario, ident: str, kinds: tuple[str, ...]) -> list[date]:
+    out = []
+    for ref, labels in scenario.labels.items():
+        if any(k in kinds and i == ident for k, i in labels):
+            out.append(date.fromisoformat(ref.removeprefix("memory/")[:10]))
+    return sorted(out)
+
+
+def unretired_class(scenario: Scenario, fact: Fact, old: Keys, items: list[Entry]) -> list[str]:
+    """The keys of :data:`UNRETIRED_CLASSES` that describe an old value not retired."""
+    still = [i for i in items if old.match(i.text)]
+    if not still:
+        return ["lost"]
+    new = [i for i in items if fact.keys.match(i.text)]
+    together = any(i in new for i in still)
+    names = ["together" if together else "beside" if new else "alone"]
+    prior = {line.removeprefix("- ").split(" <!--")[0] for line in scenario.memory}
+    if any(i.text in prior for i in still):
+        names.append("prior")
+    if any(ch.isdigit() for g in old.groups for a in g for ch in a):
+        names.append("digits")
+    olds, news = _days(scenario, fact.id, ("old",)), _days(scenario, fact.id, ("fact", "plan"))
+    if olds and news and olds[0] == news[0]:
+        names.append("same-day")
+    if any(has_cjk(i.text) for i in still):
+        names.append("zh")
+    if "group" in scenario.tags:
+        names.append("group")
+    if new and not together:
+        names.append(_beside(scenario, still[0].text, new[0].text))
+    return names
+
+
+def _beside(scenario: Scenario, old: str, new: str) -> str:
+    """Why the engine's judgement, asked of the two items as they read, kept both."""
+    from memory.dream.extractive import ExtractiveEngine
+    from memory.dream.judge.classifier import classify
+    from memory.dream.judge.clauses import packed
+    from memory.dream.judge.relations import Said, core_words, subject_of
+    from memory.dream.similarity import features
+    from memory.search.embeddings.local import LocalProvider
+    from memory.speaker import split
+
+    speakers = {split(line).speaker for lines in scenario.notes.values() for line in lines}
+    names = frozenset(n for n in speakers if n and n not in ("用户", "User"))
+    who_old, who_new = subject_of(old, names), subject_of(new, names)
+    if who_old != who_new:
+        return "b-subject"
+    vectors = np.asarray(LocalProvider().embed_passages([new, old]))
+    kinds = [j.kind for j in classify([new, old], vectors)]
+    said_new, said_old = Said(new, who_new, kinds[0]), Said(old, who_old, kinds[1])
+    if ExtractiveEngine._judge_change(said_new, said_old, float(vectors[0] @ vectors[1])):
+        return "b-packed" if packed(said_old) else "b-judged"
+    shared = core_words(new) & core_words(old) or features(new).families & features(old).families
+    return "b-unjudged" if shared else "b-apart"
+
+
+def _class_rows(counts: dict[str, int], classes: dict[str, str], of: int) -> list[str]:
+    rows = []
+    for name, label in classes.items():
+        n = counts.get(name, 0)
+        share = f"{n / of:.2f}" if of else "-"
+        rows.append(f"| {name}: {label.strip()} | {n} | {share} |")
+    return rows
+
+
+def imprecise_table(title: str, counts: Counts) -> str:
+    total = counts.items - counts.precise
+    rows = [f"### {title}: why {total} of {counts.items} items are not durable facts", ""]
+    rows += ["| class | items | share of items |", "|---|---|---|"]
+    rows += _class_rows(counts.imprecise, IMPRECISE_CLASSES, counts.items)
+    left = counts.olds - counts.retired
+    rows += ["", f"### {title}: how {left} of {counts.olds} changed facts were not retired", ""]
+    rows += ["| class | old values | share of old values |", "|---|---|---|"]
+    rows += _class_rows(counts.unretired, UNRETIRED_CLASSES, counts.olds)
+    return "\n".join(rows)
 
 
 def _flat(text: str) -> str:
@@ -369,7 +546,8 @@ def explain(scenario: Scenario, root: Path) -> str:
             for f in scenario.facts.values()
             if not f.current(scenario.today) and f.keys.match(item.text)
         ]
-        tag = ", ".join(ids + olds + past) or "NOT A FACT"
+        why = "" if ids else f" ({imprecise_class(scenario, item, items)})"
+        tag = (", ".join(ids + olds + past) or "NOT A FACT") + why
         out.append(f"  [{tag}] {item.text}")
     missing = [f for f in current if not any(f.keys.match(i.text) for i in items)]
     for fact in missing:
@@ -457,6 +635,8 @@ def main(argv: list[str] | None = None) -> int:
                 print()
                 print(category_table(name, by_tag, tag_count))
                 print()
+                print(imprecise_table(name, total))
+                print()
                 if args.notes:
                     print("\n".join(f"- {n}" for n in total.notes) + "\n")
     finally:
@@ -465,6 +645,8 @@ def main(argv: list[str] | None = None) -> int:
         out = {
             split: {
                 "total": {k: v for k, v in vars(r["total"]).items() if k != "notes"},
+                "imprecise": r["total"].imprecise,  # type: ignore[attr-defined]
+                "unretired": r["total"].unretired,  # type: ignore[attr-defined]
                 "per": {
                     n: {k: v for k, v in vars(c).items() if k != "notes"}
                     for n, c in r["per"].items()  # type: ignore[attr-defined]

@@ -114,6 +114,8 @@ class Scenario:
     facts: dict[str, Fact]
     chatter: list[str]
     bullets: int
+    # each note bullet's labels, ``memory/DATE.md#Ln`` -> (kind, fact id or "")
+    labels: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     @property
     def handwritten(self) -> list[str]:
@@ -144,6 +146,7 @@ def parse(path: Path) -> Scenario:
     in_memory = False
     bullets = 0
     pending_memory: list[str] = []
+    labels: dict[str, list[tuple[str, str]]] = {}
     for number, raw in enumerate(body.splitlines(), start=1):
         where = f"{path.name}:{number + front.count(chr(10)) + 2}"
         line = raw.rstrip()
@@ -168,7 +171,7 @@ def parse(path: Path) -> Scenario:
             if line.strip():
                 raise ValueError(f"{where}: expected a bullet, heading or blank line")
             continue
-        content, sep, labels = line[2:].partition(" // ")
+        content, sep, tail = line[2:].partition(" // ")
         if not sep:
             raise ValueError(f"{where}: bullet without labels")
         content = content.rstrip()
@@ -180,7 +183,9 @@ def parse(path: Path) -> Scenario:
         if anchor:
             rel = f"memory/{day.isoformat()}.md#L{len(notes[day])}"
             anchors[anchor.group("name")] = rel
-        for kind, ident, when, keys in _labels(labels, where):
+        line_labels = labels.setdefault(f"memory/{day.isoformat()}.md#L{len(notes[day])}", [])
+        for kind, ident, when, keys in _labels(tail, where):
+            line_labels.append((kind, ident or ""))
             if kind == "chatter":
                 chatter.append(keys.strip() if keys else _SPEAKER.sub("", content, count=1))
                 continue
@@ -230,6 +235,7 @@ def parse(path: Path) -> Scenario:
         facts=facts,
         chatter=chatter,
         bullets=bullets,
+        labels=labels,
     )
 
 

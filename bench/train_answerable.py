@@ -12,16 +12,20 @@ weighing the same. Printed for each threshold and each set, dev and held-out
 question loses all its recall), withheld no-match and foreign no-match, exactly as
 ``python -m memory eval`` would count them. ``--write`` saves the model with
 ``--threshold`` to ``memory/search/answerable.json``. The answer-type check alone
-(``type_check``) and the single signals are printed too.
+(``type_check``) and the shipped model's own curve are printed too; ``--categories P``
+adds recall@5 and withheld no-match per category, ``--extra``, ``--null`` and ``--apart``
+add round 9's candidate signals (docs/search.md, "Round 9"; measured, not shipped).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +36,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.gate_features import _logistic
 from memory.search.answerable import (
     MODEL_PATH,
+    TOP,
     AnswerModel,
+    answers,
     hit_cosines,
     language_of,
+    shipped,
     signals,
     type_check,
 )
+from memory.search.keyword_index import index_tokens
 from memory.search.ranker import Hit
 from memory.search.service import DEPTH_MIN, DEPTH_PER_HIT
 from memory.search.store import StoredChunk
@@ -46,7 +54,25 @@ LOCOMO_DEV = ("conv-26", "conv-30", "conv-41")
 DEV = ("zh", "zh-hard/dev", "locomo/dev")
 HELD_OUT = ("zh-hard/heldout", "locomo/heldout")
 DEPTH = max(DEPTH_MIN, 10 * DEPTH_PER_HIT)  # the vector candidates of the eval's searches
-THRESHOLDS = (0.02, 0.03, 0.05, 0.07, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+THRESHOLDS = (
+    0.02,
+    0.03,
+    0.035,
+    0.04,
+    0.045,
+    0.05,
+    0.06,
+    0.07,
+    0.1,
+    0.2,
+    0.3,
+    0.4,
+    0.5,
+    0.6,
+    0.7,
+    0.8,
+    0.9,
+)
 
 
 def set_of(row: dict[str, Any]) -> str:
@@ -82,6 +108,26 @@ def curve(rows: list[dict[str, Any]], passed: np.ndarray, label: str) -> None:
         cell += f"{(~passed[f]).mean():.2f}" if f.any() else "—"
         cells.append(cell)
     print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+def by_category(rows: list[dict[str, Any]], passed: np.ndarray, label: str) -> None:
+    """Per set and category: recall@5 of the answerable questions (a gated one counts 0)
+    and withheld no-match over all quarters, as ``set category: r@5 / nm (questions)``."""
+    print(f"{label}, by category (recall@5 / withheld no-match over all quarters, n):")
+    sets = np.array([set_of(r) for r in rows])
+    kind = np.array([r["kind"] for r in rows])
+    cats = np.array([str(r.get("category")) for r in rows])
+    recall = np.array([r.get("recall5", 0.0) for r in rows])
+    for s in (*DEV, *HELD_OUT):
+        cells = []
+        for c in sorted(set(cats[sets == s])):
+            a = (sets == s) & (cats == c) & (kind == "answerable")
+            w = (sets == s) & (cats == c) & (kind == "withheld")
+            r5 = f"{(recall[a] * passed[a]).mean():.3f}" if a.any() else "—"
+            nm = f"{(~passed[w]).mean():.2f} ({w.sum()})" if w.any() else "—"
+            cells.append(f"{c} {r5} / {nm}")
+        if cells:
+            print(f"- {s}: " + "; ".join(cells))
 
 
 def header() -> None:
@@ -126,6 +172,29 @@ def _chunk_vectors(db: Path) -> tuple[list[StoredChunk], np.ndarray]:
             vectors.append(blocks[where[0]][where[1]].astype(np.float32))
     conn.close()
     return chunks, np.array(vectors)
+
+
+def disjoint_cosines(rows: list[dict[str, Any]], work: Path, vectors: Path) -> list[float]:
+    """Each question's best cosine among the chunks of its *own* memory that hold none of
+    its terms, among the vector side's ``DEPTH`` best (what a search has at hand): the
+    calibration of ``null_cosines`` without reading another memory."""
+    known = dict(np.load(vectors, allow_pickle=True)["d"].item())
+    copies: dict[Path, tuple[np.ndarray, list[set[str]]]] = {}
+    out = []
+    for r in rows:
+        db = _copy_of(work, r)
+        if db not in copies:
+            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+            texts = {int(i): t for i, t in conn.execute("SELECT id, text FROM chunks")}
+            conn.close()
+            chunks, matrix = _chunk_vectors(db)
+            copies[db] = (matrix, [set(index_tokens(texts[c.id])) for c in chunks])
+        matrix, tokens = copies[db]
+        scores = matrix @ known[r["question"]]
+        terms = set(r["weights"])
+        apart = [float(scores[i]) for i in np.argsort(-scores)[:DEPTH] if not terms & tokens[i]]
+        out.append(max(apart, default=float(np.min(scores))))
+    return out
 
 
 def offline_cosines(
@@ -175,6 +244,92 @@ def offline_cosines(
     return out, pairs
 
 
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_QUESTION_CHARS = set("我你他她它们的了吗呢吧啊是在有和与跟什么哪谁几多少怎样么那这个次些")
+_DIGITS = re.compile(r"\d+")
+
+
+def _bigrams(text: str) -> set[str]:
+    """The Chinese character pairs of ``text`` (question words and particles left out)."""
+    out = set()
+    for run in _CJK_RUN.findall(text):
+        for a, b in pairwise(run):
+            if a not in _QUESTION_CHARS or b not in _QUESTION_CHARS:
+                out.add(a + b)
+    return out
+
+
+def extra_signals(
+    question: str, hits: Sequence[Hit], weights: Mapping[str, float]
+) -> dict[str, float]:
+    """Round 9's candidate signals (``--extra``; measured, not shipped): whether the
+    question's *specific* content is present (its rarest terms together in one hit, its
+    character pairs, its numbers), and whether the top 5 agree on one day's file."""
+    top = list(hits[:TOP])
+    held = [set(index_tokens(h.snippet)) for h in top]
+    union = set().union(*held) if held else set()
+    ranked = sorted(weights, key=lambda t: -weights[t])
+    rare = ranked[: max(1, len(ranked) // 2)] if ranked else []
+    rare_weight = sum(weights[t] for t in rare) or 1.0
+    pairs = _bigrams(question)
+    numbers = set(_DIGITS.findall(question))
+    files = [h.path for h in top]
+
+    def rare_in(tokens: set[str]) -> float:
+        return sum(weights[t] for t in rare if t in tokens) / rare_weight
+
+    together = [sum(t in h for t in ranked) for h in held]
+    return {
+        "rare1": rare_in(held[0]) if held else 0.0,
+        "rare_best": max((rare_in(h) for h in held), default=0.0),
+        "rare5": rare_in(union),
+        "rare_all5": float(bool(rare) and all(t in union for t in rare)),
+        "two_in_one": float(max(together, default=0) >= 2),
+        "pairs_best": max((len(pairs & _bigrams(h.snippet)) / len(pairs) for h in top), default=0.0)
+        if pairs
+        else 0.0,
+        "pairs5": len(pairs & set().union(*(_bigrams(h.snippet) for h in top))) / len(pairs)
+        if pairs and top
+        else 0.0,
+        "numbers5": float(all(any(n in h.snippet for h in top) for n in numbers))
+        if numbers
+        else 1.0,
+        "same_file": sum(f == files[0] for f in files[1:]) / (TOP - 1) if files else 0.0,
+        "files": len(set(files)) / TOP,
+    }
+
+
+def null_cosines(rows: list[dict[str, Any]], work: Path, vectors: Path) -> list[float]:
+    """Each question's best cosine among *other* memories of its language (the other roots'
+    answerable copies: other people, other events): how close this question comes to notes
+    that cannot answer it, a per-question calibration of the cosines of its own hits."""
+    known = dict(np.load(vectors, allow_pickle=True)["d"].item())
+    roots = sorted({(r["dataset"], r["root"]) for r in rows})
+    language = {
+        key: language_of(next(r["question"] for r in rows if (r["dataset"], r["root"]) == key))
+        for key in roots
+    }
+    matrices = {
+        key: _chunk_vectors(work / key[0] / key[1] / "memory" / ".index" / "search.sqlite")[1]
+        for key in roots
+    }
+    out = []
+    for r in rows:
+        mine = sorted(key for key in roots if key[0] == r["dataset"])
+        asked = mine.index((r["dataset"], r["root"]))
+        skip = {mine[asked]} | (
+            {mine[(asked + 1) % len(mine)]} if r["kind"] == "foreign" else set()
+        )
+        q = known[r["question"]]
+        others = [
+            float(np.max(m @ q))
+            for key, m in matrices.items()
+            if key not in skip and language[key] == language_of(r["question"])
+        ]
+        out.append(max(others, default=0.0))
+    return out
+
+
 def fit(
     rows: list[dict[str, Any]], x: np.ndarray, names: list[str], mine: np.ndarray
 ) -> AnswerModel:
@@ -208,6 +363,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--en", type=float, help="with --write: the English threshold")
     parser.add_argument("--keep", default="", help="only these signals, comma-separated")
     parser.add_argument("--pair", action="store_true", help="add q*l and |q-l| (not shippable)")
+    parser.add_argument("--extra", action="store_true", help="add round 9's candidate signals")
+    parser.add_argument("--null", action="store_true", help="add the other memories' best cosine")
+    parser.add_argument(
+        "--apart", action="store_true", help="add the best cosine of own chunks sharing no term"
+    )
+    parser.add_argument("--categories", type=float, help="print per category at this threshold")
     args = parser.parse_args(argv)
     rows = [json.loads(line) for p in args.dumps for line in p.read_text("utf-8").splitlines()]
     near, pairs = offline_cosines(rows, args.work, args.vectors)
@@ -216,6 +377,17 @@ def main(argv: list[str]) -> int:
     ]
     if args.pair:
         feats = [f | pair for f, pair in zip(feats, pairs, strict=True)]
+    if args.extra:
+        feats = [
+            f | extra_signals(r["question"], hits_of(r), r["weights"])
+            for r, f in zip(rows, feats, strict=True)
+        ]
+    if args.null:
+        for f, c in zip(feats, null_cosines(rows, args.work, args.vectors), strict=True):
+            f.update(null=c, over_null1=f["cosine1"] - c, over_null=f["cosine_best"] - c)
+    if args.apart:
+        for f, c in zip(feats, disjoint_cosines(rows, args.work, args.vectors), strict=True):
+            f.update(apart=c, over_apart1=f["cosine1"] - c, over_apart=f["cosine_best"] - c)
     kept = set(args.keep.split(",")) if args.keep else set(feats[0])
     names = [n for n in feats[0] if n in kept and n not in set(args.drop.split(","))]
     x = np.array([[f[n] for n in names] for f in feats])
@@ -234,6 +406,30 @@ def main(argv: list[str]) -> int:
     )
     for t in THRESHOLDS:
         curve(rows, has & (p >= t), f"model p ≥ {t}")
+    gate = None
+    if set(names) <= set(shipped()["zh"].features):
+        gate = np.array(
+            [
+                answers(r["question"], hits_of(r), r["weights"], c)
+                for r, c in zip(rows, near, strict=True)
+            ]
+        )
+        curve(rows, has & gate, "the shipped answerable.json")
+        sure = np.array(
+            [
+                shipped()[language_of(r["question"])].probability(
+                    signals(r["question"], hits_of(r), r["weights"], c)
+                )
+                for r, c in zip(rows, near, strict=True)
+            ]
+        )
+        for t in THRESHOLDS:
+            curve(rows, has & (sure >= t), f"shipped model, p ≥ {t}")
+    if args.categories is not None:
+        by_category(rows, has, "no gate")
+        if gate is not None:
+            by_category(rows, has & gate, "the shipped answerable.json")
+        by_category(rows, has & (p >= args.categories), f"model p ≥ {args.categories}")
     for lang, model in models.items():
         print(
             f"{lang}:",

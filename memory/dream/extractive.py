@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import lru_cache
 
 import numpy as np
 
@@ -44,6 +45,7 @@ from memory.dream.judge.relations import (
     swapped_value,
     translation,
 )
+from memory.dream.judge.slots import anchors, typed_values
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.similarity import features
@@ -410,7 +412,9 @@ class ExtractiveEngine:
                 for i, value in zip(where, sims.tolist(), strict=True):
                     cosines[i] = value
         for (cluster, member), cosine in zip(pairs, cosines, strict=True):
-            if self._same_fact(member.said(), said, cosine):
+            if self._same_fact(member.said(), said, cosine) and (
+                _keeps(st.text, member.text) or not self._changes(said, member.said(), cosine)
+            ):
                 return cluster
         return None
 
@@ -532,6 +536,18 @@ class ExtractiveEngine:
         if self.verdicts is None:
             return _same_or_restated(a, b, cosine)
         return self.verdicts.ask("same_or_restated", a, b, cosine, _same_or_restated)
+
+    def _changes(self, newer: Said, older: Said, cosine: float | None) -> bool:
+        """Whether ``newer`` gives a new value for ``older``'s slot by the rules or the learned
+        judgement: then it is no restatement, however alike the two read ("每周打两次羽毛球"
+        / "现在每周打三次了"), and the supersede pass decides between them."""
+        if self.verdicts is None:
+            return self._rules_change(newer, older, cosine) or self._learned_change(
+                newer, older, cosine
+            )
+        return self.verdicts.ask(
+            "rules_change", newer, older, cosine, self._rules_change
+        ) or self.verdicts.ask("learned_change", newer, older, cosine, self._learned_change)
 
     def _slot_score(self, newer: Said, older: Said, cosine: float | None) -> float:
         """The learned slot model's probability, remembered across dreams."""
@@ -682,6 +698,20 @@ def _nearest(
     sims = matrix[: len(ids)] @ head.vector
     best = np.argsort(-sims, kind="stable")[:NEAREST]
     return [clusters[ids[i]] for i in best if sims[i] >= NEAREST_COSINE]
+
+
+KEEPS_ANCHORS = 0.6  # a newer statement with this share of an older one's words keeps it
+
+
+@lru_cache(maxsize=50_000)
+def _keeps(newer: str, older: str) -> bool:
+    """Whether ``newer`` says all ``older`` says, adding to it ("用户是一名软件工程师" /
+    "现在是高级软件工程师了"): every typed value of ``older`` and most of its words."""
+    new_values, old_values = typed_values(newer), typed_values(older)
+    if any(not values <= new_values.get(kind, frozenset()) for kind, values in old_values.items()):
+        return False
+    words = anchors(older)
+    return bool(words) and len(words & anchors(newer)) >= KEEPS_ANCHORS * len(words)
 
 
 def _same_or_restated(a: Said, b: Said, cosine: float | None) -> bool:

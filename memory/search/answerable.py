@@ -21,7 +21,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +35,7 @@ from memory.segment import has_cjk
 
 MODEL_PATH = Path(__file__).with_name("answerable.json")
 TOP = 5  # hits read together
+READS = 10  # the gate reads the top of a search of this many hits (the eval's), any limit
 _ANCHOR = date(2000, 1, 1)  # dates.find needs an anchor; only whether a date is said counts
 
 # what a question asks for, English and Chinese
@@ -163,13 +164,52 @@ def _share(terms: set[str], weights: Mapping[str, float], total: float) -> float
     return sum(w for t, w in weights.items() if t in terms) / total
 
 
+_SAID_BY = re.compile(r"^\s*(?:[-*+]\s+)?(?:\d{1,2}:\d{2}\s+)?(?:[^:：\n]{1,40}[:：]\s*)?$")
+
+
+_A_QUESTION = re.compile(
+    r"[?？]\s*$|[吗呢谁哪几]|什么|多少|怎么|为什么|(?i:\b(?:what|who|whom|whose|when|where|why|which|how)\b)"
+)
+
+
+def is_the_question(line: str, question: str) -> bool:
+    """Whether ``line`` is ``question`` itself, as a session log or a note quotes it
+    (``"14:02 Lena: where do I live?"``, ``"- 用户: 我能吃多辣？"``): the message being
+    answered is logged before it is searched, and a question is no answer to itself. A
+    query that asks nothing ("用户对花生过敏", as the model's tool may search) is never
+    one: the line that says it is the best answer there is."""
+    said, asked = " ".join(line.split()).casefold(), " ".join(question.split()).casefold()
+    if not asked or not _A_QUESTION.search(asked) or not said.endswith(asked):
+        return False
+    return bool(_SAID_BY.match(said[: -len(asked)]))
+
+
+def without_question(question: str, hits: Sequence[Hit]) -> list[Hit]:
+    """``hits`` as the gate reads them: lines that are the question itself taken out of
+    their snippets, and a hit of nothing else dropped."""
+    out = []
+    for h in hits:
+        lines = h.snippet.splitlines()
+        kept = [line for line in lines if not is_the_question(line, question)]
+        if len(kept) == len(lines):
+            out.append(h)
+        elif kept:
+            out.append(replace(h, snippet="\n".join(kept)))
+    return out
+
+
 def hit_cosines(
-    hits: Sequence[Hit], rows: Iterable[StoredChunk], cosines: Mapping[int, float]
+    hits: Sequence[Hit],
+    rows: Iterable[StoredChunk],
+    cosines: Mapping[int, float],
+    question: str = "",
 ) -> list[float]:
     """Each hit's cosine with the question: the best of the chunks inside its lines among
-    the vector side's candidates ``cosines`` (``rows`` are those chunks); a hit with none
-    of them gets the lowest candidate cosine (its own is at most that)."""
+    the vector side's candidates ``cosines`` (``rows`` are those chunks; a chunk that is
+    ``question`` itself does not count); a hit with none of them gets the lowest candidate
+    cosine (its own is at most that)."""
     floor = min(cosines.values(), default=0.0)
+    rows = [r for r in rows if not (question and is_the_question(r.text, question))]
     out = []
     for h in hits:
         inside = [
@@ -247,8 +287,15 @@ def answers(
     model: AnswerModel | None = None,
 ) -> bool:
     """Whether ``hits`` likely answer ``question`` (no hits: no); ``model`` defaults to the
-    shipped one of the question's language."""
-    if not hits:
+    shipped one of the question's language. ``cosines`` are :func:`hit_cosines` of ``hits``
+    given the question; the lines that are the question itself are not read."""
+    read = [
+        (kept, cosine)
+        for h, cosine in zip(hits, cosines, strict=True)
+        for kept in without_question(question, [h])
+    ]
+    if not read:
         return False
     chosen = model or shipped()[language_of(question)]
-    return chosen.probability(signals(question, hits, weights, cosines)) >= chosen.threshold
+    seen = signals(question, [h for h, _ in read], weights, [c for _, c in read])
+    return chosen.probability(seen) >= chosen.threshold

@@ -33,7 +33,7 @@ DEFAULT_CODEC = "sq8"  # float16 below vector_codecs.FIT_MIN vectors, then 8-bit
 STORED = {"sq8": ("float16", "sq8")}  # the codecs a cache may hold under each setting
 PACK_DELTA_MIN, PACK_DELTA_SHARE = 256, 0.02  # changes before the checkpoint is rewritten
 SMALL_BLOCKS_MAX = 32  # small cache blocks (one a background batch) before they are merged
-PREFETCH_MAX = 16  # query texts embedded ahead and not yet asked for, at most
+PREFETCH_MAX = 16  # query texts one search embeds ahead, at most
 # a query's vector and its nearest chunks (id, cosine), best first: ``(None, [])`` when off
 Retrieved = tuple[np.ndarray | None, list[tuple[int, float]]]
 
@@ -49,6 +49,25 @@ def _query_worker() -> ThreadPoolExecutor:
         if _worker is None:
             _worker = ThreadPoolExecutor(1, thread_name_prefix="memory-query")
         return _worker
+
+
+class _Together:
+    """Query texts embedded in one model call, on the searching thread, when the first of
+    them is asked for (then the keyword side has run, and the idle cores are the call's)."""
+
+    def __init__(self, provider: EmbeddingProvider, texts: list[str], cores: int) -> None:
+        self._provider, self._texts, self._cores = provider, texts, cores
+        self._rows: np.ndarray | None = None
+        self._lock = threading.Lock()
+
+    def vector(self, text: str) -> np.ndarray:
+        with self._lock:
+            if self._rows is None:
+                self._rows = self._provider.embed_queries(self._texts, self._cores)
+        return self._rows[self._texts.index(text)]
+
+    def cancel(self) -> bool:
+        return True
 
 
 def _select(codes: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -89,7 +108,7 @@ class VectorSide:
         self._started = False
         self._delta = 0  # chunks added or removed since the packed checkpoint
         self._tag = ""  # the cache's codec and fit the index's codes were made with
-        self._ahead: dict[str, Future[np.ndarray]] = {}  # query texts being embedded ahead
+        self._ahead: dict[str, Future[np.ndarray] | _Together] = {}  # query texts, ahead
 
     @property
     def explicit(self) -> bool:
@@ -459,21 +478,32 @@ class VectorSide:
             self._ahead.popitem()[1].cancel()
 
     def prefetch(self, texts: Sequence[str]) -> None:
-        """Start embedding these query texts on another thread, so that a search does its
-        refresh and keyword side meanwhile (the engine and SQLite release the GIL).
-        :meth:`query` takes a text's vector from here, and embeds it itself when the
-        other thread has not started on it. Not a cache: a vector is used once."""
+        """Plan the embedding of a search's query texts (a question and its facets). With a
+        core idle (:meth:`EmbeddingProvider.idle_cores`), they are embedded together in
+        one call on the searching thread when the first is asked for, after the keyword
+        side, on the idle cores too. Otherwise each starts now on another thread, so
+        that the search does its refresh and keyword side meanwhile (the engine and
+        SQLite release the GIL), and :meth:`query` embeds a text itself when the other
+        thread has not started on it. Not a cache: a vector is used once, and what an
+        earlier search left unused is dropped."""
         provider, index = self.provider, self.index
         if provider is None or index is None or index.size == 0:
             return
-        for text in texts:
-            if text not in self._ahead:
-                self._ahead[text] = _query_worker().submit(provider.embed_query, text)
-        while len(self._ahead) > PREFETCH_MAX:
-            self._ahead.pop(next(iter(self._ahead))).cancel()
+        while self._ahead:
+            self._ahead.popitem()[1].cancel()
+        wanted = list(dict.fromkeys(texts))[:PREFETCH_MAX]
+        cores = provider.idle_cores()
+        if cores > 0:
+            together = _Together(provider, wanted, 1 + cores)
+            self._ahead = dict.fromkeys(wanted, together)
+            return
+        for text in wanted:
+            self._ahead[text] = _query_worker().submit(provider.embed_query, text)
 
     def _embed_query(self, provider: EmbeddingProvider, text: str) -> np.ndarray:
         ahead = self._ahead.pop(text, None)
+        if isinstance(ahead, _Together):
+            return ahead.vector(text)
         if ahead is not None and not ahead.cancel():
             return ahead.result()  # running or done on the other thread
         return provider.embed_query(text)

@@ -13,6 +13,13 @@ this index replaced (FTS5 scored every row holding a query term through a per-ro
 of its size, about 2 us a row: 25-30 ms at 100k chunks for terms in 4,000-11,000 of them;
 here a posting costs a few nanoseconds). The chunk and token totals BM25 needs are kept in
 ``keyword_stats``; how many chunks hold a term is the sum of its segments' sizes.
+
+Each chunk's content words (:func:`memory.segment.content_words`, the words the ranker's
+diversity pass compares) are stored beside, in ``chunk_words``, when the chunk is indexed:
+a search reads the few it ranks instead of segmenting their text again (about 0.1 ms of
+jieba a chunk). An index made before the table existed gets it empty; a chunk without its
+row is segmented at search time (the same words), and each sync fills in at most
+``FILL_STEP`` of the missing rows (:meth:`KeywordIndex.fill_words`).
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from memory.search.postings import (
 )
 from memory.search.ranking import IDF_FLOOR, bm25_normalise, fts5_idf
 from memory.search.stemming import stem
-from memory.segment import STOPWORDS, tokens
+from memory.segment import STOPWORDS, content_words, tokens
 
 TOKENIZER_VERSION = "jieba-search-stem-2/postings-2"
 _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -95,6 +102,19 @@ def query_terms(query: str) -> list[str]:
     return list(dict.fromkeys(stem(t) for t in chosen))
 
 
+def stored_words(text: str) -> str | None:
+    """What ``chunk_words`` holds for a chunk of ``text`` (``None``: a NULL)."""
+    words = sorted(set(content_words(text)))
+    if any(not w or WORDS_SEP in w for w in words):
+        return None
+    return WORDS_SEP.join(words)
+
+
+def parse_words(stored: str) -> frozenset[str]:
+    """The content words a ``chunk_words`` row holds."""
+    return frozenset(stored.split(WORDS_SEP)) if stored else frozenset()
+
+
 class IndexedText(Protocol):
     @property
     def id(self) -> int: ...
@@ -115,6 +135,11 @@ _TABLES = (
     "CREATE TABLE IF NOT EXISTS keyword_stats(id INTEGER PRIMARY KEY CHECK (id = 0), "
     "chunks INTEGER NOT NULL, tokens INTEGER NOT NULL)",
 )
+# a chunk's distinct content words, sorted, joined by spaces (NULL: segment its text at
+# search time; for words holding a space or an empty word, which segmentation never gives)
+_WORDS = "CREATE TABLE IF NOT EXISTS chunk_words(id INTEGER PRIMARY KEY, words TEXT)"
+WORDS_SEP = " "
+FILL_STEP = 4096  # missing rows of ``chunk_words`` a sync fills in, at most
 _EARLIER = ("chunks_vocab", "chunks_fts")  # the FTS5 tables of earlier versions
 ADD_BATCH = 4096  # chunks tokenised before their postings are written
 SMALL = 256  # a last segment this small takes new postings in (see ``_append``)
@@ -134,6 +159,9 @@ class KeywordIndex:
         if fresh:
             for sql in _TABLES:
                 conn.execute(sql)
+        if "chunk_words" not in names:
+            conn.execute(_WORDS)
+        self._words_filled = False  # every chunk has its ``chunk_words`` row (seen by a fill)
         # A CREATE TABLE commits at once, so a process killed right after it left no row
         # of totals; nothing was indexed yet, so the totals are zero.
         if conn.execute("SELECT 1 FROM keyword_stats WHERE id = 0").fetchone() is None:
@@ -165,6 +193,10 @@ class KeywordIndex:
                 np.asarray(chunk_ids, np.int64), np.asarray([len(w) for w in words], np.int64)
             )
             self._add_totals(len(batch), sum(len(w) for w in words))
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO chunk_words VALUES (?, ?)",
+                [(i, stored_words(text)) for i, text in batch],
+            )
 
     def delete(self, chunks: Sequence[IndexedText]) -> None:
         """Remove chunks from the index (their text gives the terms to take them out of)."""
@@ -181,10 +213,12 @@ class KeywordIndex:
         for term, chunk_ids in gone.items():
             self._remove(term, np.unique(np.asarray(chunk_ids, np.int64)))
         self._add_totals(-len(chunks), -total)
+        self.conn.executemany("DELETE FROM chunk_words WHERE id = ?", [(c.id,) for c in chunks])
 
     def clear(self) -> None:
         self.changed()
         self.conn.execute("DELETE FROM keyword_postings")
+        self.conn.execute("DELETE FROM chunk_words")
         self._lengths.clear()
         self.conn.execute("UPDATE keyword_stats SET chunks = 0, tokens = 0")
 
@@ -293,7 +327,40 @@ class KeywordIndex:
                     rest = join([rest, decode(int(following[0]), int(following[1]), following[2])])
             self._write(term, rest)
 
+    def fill_words(self, most: int | None = None) -> int:
+        """Store the content words of up to ``most`` indexed chunks that have none (an index
+        made before ``chunk_words`` existed); the rows written. Reads the store's ``chunks``
+        table; once a fill finds none missing, later ones return at once."""
+        if self._words_filled:
+            return 0
+        most = FILL_STEP if most is None else most
+        rows = self.conn.execute(
+            "SELECT id, text FROM chunks WHERE id NOT IN (SELECT id FROM chunk_words) LIMIT ?",
+            (most,),
+        ).fetchall()
+        self.conn.executemany(
+            "INSERT INTO chunk_words VALUES (?, ?)",
+            [(int(i), stored_words(str(text))) for i, text in rows],
+        )
+        self._words_filled = len(rows) < most
+        return len(rows)
+
     # reading
+
+    def words(self, ids: Sequence[int]) -> dict[int, frozenset[str]]:
+        """The stored content words of these chunks (those without a row, or with a NULL,
+        are left out: the caller segments their text)."""
+        wanted = list(dict.fromkeys(ids))
+        out: dict[int, frozenset[str]] = {}
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for chunk_id, stored in self.conn.execute(
+                f"SELECT id, words FROM chunk_words WHERE id IN ({marks})", part
+            ):
+                if stored is not None:
+                    out[int(chunk_id)] = parse_words(str(stored))
+        return out
 
     def totals(self) -> tuple[int, int]:
         """Chunks indexed and the tokens they hold (what BM25's average length needs)."""

@@ -27,6 +27,7 @@ from memory.search.ranking import (
     cosine_to_score,
     coverage,
     current_first,
+    drop_echoes,
     drop_overlapping,
     fuse,
     has_evidence,
@@ -43,6 +44,7 @@ from memory.search.ranking import (
 )
 from memory.search.store import Store, StoredChunk
 from memory.segment import content_words, tokens
+from memory.session_log import FOLDER as SESSION_FOLDER
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,7 @@ def rank(
     currency: Currency = NO_CURRENCY,
     term_weights: Mapping[str, float] | None = None,
     unheard: frozenset[str] = frozenset(),
+    words: Callable[[Sequence[int]], Mapping[int, frozenset[str]]] | None = None,
 ) -> list[Hit]:
     """The final hits; ``[]`` when no candidate is evidence that the memory holds anything
     about the query (:func:`has_evidence`). ``currency`` says which archived items a newer
@@ -155,7 +158,9 @@ def rank(
     each item's sources are (:func:`current_first`).
     ``term_weights`` weighs the query's terms for coverage (:func:`term_weight`);
     ``unheard`` holds the query terms no chunk holds: a query whose every name is one of
-    them is about someone the memory never heard of and gets ``[]`` (:mod:`names`)."""
+    them is about someone the memory never heard of and gets ``[]`` (:mod:`names`).
+    ``words`` gives the content words stored for chunks (:meth:`KeywordIndex.words`); a
+    chunk it leaves out, or every chunk without it, has its text segmented."""
     keyword = {h.chunk_id: h.score for h in keyword_hits}
     cosine = dict(vector_hits)
     vector = {i: cosine_to_score(c, *cosine_range) for i, c in vector_hits}
@@ -260,9 +265,15 @@ def rank(
         )
     kept = [c for c in candidates if c.pinned or (evidence and c.score >= min_score)]
     kept.sort(key=lambda c: (not c.pinned, -c.score, c.chunk_id))
+    kept = drop_echoes(
+        drop_overlapping(kept, limit * 4),
+        lambda c: rows[c.chunk_id].text,
+        lambda c: c.path.startswith(f"{SESSION_FOLDER}/"),
+    )
+    stored = words([c.chunk_id for c in kept]) if words is not None else {}
     kept = [
-        replace(c, terms=frozenset(content_words(rows[c.chunk_id].text)))
-        for c in drop_overlapping(kept, limit * 4)
+        replace(c, terms=stored.get(c.chunk_id) or frozenset(content_words(rows[c.chunk_id].text)))
+        for c in kept
     ]
 
     def alike(a: Candidate, b: Candidate) -> float:

@@ -334,6 +334,38 @@ def cover_facets(main: Sequence[S], facets: Sequence[Sequence[S]], limit: int) -
     return out
 
 
+def drop_echoes(
+    items: Sequence[Candidate],
+    text_of: Callable[[Candidate], str],
+    is_log: Callable[[Candidate], bool],
+) -> list[Candidate]:
+    """Leave out each session log turn whose words another candidate quotes whole (a
+    daily note's flushed line): the note already shows what was said, and the turn would
+    only take a place in the top hits. Turns a note words differently stay; order is kept."""
+    quoted = [_plain(text_of(c)) for c in items if not is_log(c)]
+    out = []
+    for c in items:
+        if is_log(c):
+            body = _plain(turn_words(text_of(c)))
+            if len(body) >= _ECHO_MIN_CHARS and any(body in q for q in quoted):
+                continue
+        out.append(c)
+    return out
+
+
+_ECHO_MIN_CHARS = 8
+
+
+def turn_words(shown: str) -> str:
+    """What a shown session turn (``HH:MM speaker: content``) says, without time and speaker."""
+    _, sep, rest = shown.partition(": ")
+    return rest if sep else shown
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
 def drop_overlapping(items: Sequence[Candidate], limit: int | None = None) -> list[Candidate]:
     """Keep the best of candidates that share lines (input best first); each is compared
     with the kept ones of its own file only. With ``limit``, stop once that many are kept."""

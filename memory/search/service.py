@@ -30,7 +30,7 @@ from memory.atomic import file_lock
 from memory.errors import Busy, MemoryEngineError, StorageError, UsageError
 from memory.paths import MemoryRoot
 from memory.search import store as store_module
-from memory.search.answerable import answers, hit_cosines
+from memory.search.answerable import READS, answers, hit_cosines
 from memory.search.chunker import CHUNKER_VERSION, ChunkerConfig
 from memory.search.context import widen
 from memory.search.currency import Currency, CurrencyReader
@@ -333,6 +333,8 @@ class MemorySearch:
                     self._rebuild(state)
                 plan = self._freshness.plan(state.files, full=True)
                 changes = self._apply(state, plan.entries, plan.gone, progress)
+                if state.keywords.fill_words():  # an index older than the stored words
+                    state.store.conn.commit()
                 self._freshness.settle(state.files)
         self._embed(state, progress)
         if not self.settings.background:
@@ -416,14 +418,17 @@ class MemorySearch:
             state.vectors.settle(FIRST_WAIT_PENDING, FIRST_WAIT_S)
         day = now or clock.now_in(self.settings.timezone).date()
         current = self._currency.read(state.files)  # MEMORY.md and the archive's citations
-        hits, whole = self._ranked(state, query, limit, min_score, day, current)
+        # the gate reads the first hits of a search of ``READS`` (what it was fitted on), so
+        # every surface, whatever its limit, gets the same verdict and a prefix of one list
+        asked = max(limit, READS) if self.settings.answerable else limit
+        hits, whole = self._ranked(state, query, asked, min_score, day, current)
         if named and hits:
             # each thing the question names gets its own query; its best hit joins the top
             per_part = [
                 self._ranked(state, p, FACET_HITS, min_score, day, current, self._facet_side(whole))
                 for p in named
             ]
-            hits = cover_facets(hits, [part for part, _ in per_part], limit)
+            hits = cover_facets(hits, [part for part, _ in per_part], asked)
         context = self.settings.ranking.context_chars
         gate = self.settings.answerable and bool(hits) and bool(whole[1])  # needs the vectors
         weights: dict[str, float] = {}
@@ -433,8 +438,8 @@ class MemorySearch:
             if gate:
                 near = dict(whole[1])  # the vector side's candidates and their cosines
                 weights = self._term_weights(query, state.keywords)[0]
-                cosines = hit_cosines(hits, state.store.chunks(near).values(), near)
-        return [] if gate and not answers(query, hits, weights, cosines) else hits
+                cosines = hit_cosines(hits, state.store.chunks(near).values(), near, query)
+        return [] if gate and not answers(query, hits, weights, cosines) else hits[:limit]
 
     def _facet_side(self, whole: Retrieved) -> Retrieved | None:
         """A facet query's vector side, as ``SearchSettings.facet_vectors`` chooses, from the
@@ -489,6 +494,7 @@ class MemorySearch:
                 currency=current,
                 term_weights=weights,
                 unheard=frozenset(t for t in weights if t not in counts),
+                words=keywords.words,
             )
         return hits, retrieved
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,11 +19,14 @@ from memory.paths import MemoryRoot
 from memory.search import answerable
 from memory.search.answerable import (
     AnswerModel,
+    answers,
     asks,
     hit_cosines,
     holds,
+    is_the_question,
     signals,
     type_check,
+    without_question,
 )
 from memory.search.config import settings_from
 from memory.search.ranker import Hit
@@ -99,6 +103,40 @@ def test_a_hit_takes_the_best_cosine_of_the_chunks_inside_its_lines() -> None:
     alone = Hit("memory/a.md", 3, 4, 0.5, "", "hybrid")
     elsewhere = Hit("memory/c.md", 1, 9, 0.5, "", "keyword")  # none of its chunks is near
     assert hit_cosines([widened, alone, elsewhere], rows, near) == [0.86, 0.81, 0.78]
+
+
+def test_the_question_itself_is_no_answer() -> None:
+    # the message being answered is logged (and indexed) before the search runs
+    assert is_the_question("14:02 Lena: where do I live?", "where do I live?")
+    assert is_the_question("- 用户: 我能吃多辣？", "我能吃多辣？")
+    assert is_the_question("  Where  do I live? ", "where do I live?")
+    assert not is_the_question("14:02 Lena: I know where do I live?", "where do I live?")
+    assert not is_the_question("- I moved to Porto", "where do I live?")
+    # a query that asks nothing: the line that says it is its best answer, not its echo
+    assert not is_the_question("- 用户对花生过敏", "用户对花生过敏")
+    assert not is_the_question("14:02 Lena: I parked on level 3", "I parked on level 3")
+    asked = hit("14:02 用户: 我能吃多辣？", path="sessions/2026-06-01.jsonl")
+    both = Hit(
+        "sessions/2026-06-01.jsonl",
+        3,
+        4,
+        0.9,
+        "14:01 用户: 我爱吃辣\n14:02 用户: 我能吃多辣？",
+        "hybrid",
+    )
+    plain = hit("- 用户对花生过敏")
+    read = without_question("我能吃多辣？", [asked, both, plain])
+    assert read == [replace(both, snippet="14:01 用户: 我爱吃辣"), plain]
+    # its chunk's cosine (1.0) is not the hit's
+    rows = [
+        StoredChunk(1, "sessions/2026-06-01.jsonl", 3, 3, "14:01 用户: 我爱吃辣", b"", None),
+        StoredChunk(2, "sessions/2026-06-01.jsonl", 4, 4, "14:02 用户: 我能吃多辣？", b"", None),
+    ]
+    assert hit_cosines([both], rows, {1: 0.8, 2: 1.0}, "我能吃多辣？") == [0.8]
+    assert hit_cosines([both], rows, {1: 0.8, 2: 1.0}) == [1.0]
+    always = AnswerModel(("hits",), (0.0,), (1.0,), (0.0,), 0.0, 0.5)  # p = 0.5 for any hits
+    assert answers("我能吃多辣？", [both], {}, [0.8], always)
+    assert not answers("我能吃多辣？", [asked], {}, [1.0], always)  # nothing but the question
 
 
 def test_the_model_is_a_standardised_logistic() -> None:

@@ -100,3 +100,24 @@ def test_a_cited_line_beside_the_match_lends_nothing(tmp_path: Path) -> None:
 def test_an_item_first_with_the_local_model(tmp_path: Path) -> None:
     hits = _search(_root(tmp_path), "where do I work?", provider="local")
     assert hits[0].path == "MEMORY.md" and "Lena, a nurse" in hits[0].snippet
+
+
+def test_a_turn_a_daily_note_quotes_is_shown_once(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    spoken = "I'm Lena, I work as a nurse at St. Mary's hospital"
+    write(
+        tmp_path, f"sessions/{DAY}.jsonl", encode(datetime(2026, 11, 28, 9), "user", spoken) + "\n"
+    )
+    hits = _search(root, "nurse hospital")
+    assert any(h.path == "memory/2026-11-20.md" and spoken in h.snippet for h in hits)
+    assert not any(h.path.startswith("sessions/") for h in hits)
+
+
+def test_a_turn_worded_differently_by_the_note_stays(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    spoken = "the hospital moved my nurse shifts to nights"
+    write(
+        tmp_path, f"sessions/{DAY}.jsonl", encode(datetime(2026, 11, 28, 9), "user", spoken) + "\n"
+    )
+    hits = _search(root, "nurse hospital")
+    assert [h.path for h in hits if h.path.startswith("sessions/")] == [f"sessions/{DAY}.jsonl"]

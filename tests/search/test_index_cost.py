@@ -437,6 +437,40 @@ def test_the_query_is_embedded_on_another_thread_while_the_keyword_side_runs(
     svc.close()
 
 
+def test_with_a_core_idle_a_question_and_its_facets_are_one_model_call_after_the_keywords(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    own = SearchSettings(provider="local", facet_vectors="own")  # the facets embedded too
+    svc = MemorySearch(make_root(tmp_path / "r", 3), own)
+    svc.sync()
+    assert svc._state is not None and svc._state.vectors.provider is not None
+    provider, keywords = svc._state.vectors.provider, svc._state.keywords
+    query = "gardening and tomatoes or basil"
+    monkeypatch.setattr(provider, "idle_cores", lambda: 0)
+    beside = svc.search(query, now=NOW, min_score=0.0)  # each text on the other thread
+    events: list[Any] = []
+    model = provider._model  # type: ignore[attr-defined]
+    real_query, real_search = model.query, keywords.search
+
+    def counted(texts: list[str]) -> Any:
+        events.append(list(texts))
+        return real_query(texts)
+
+    def searched(*args: Any, **kwargs: Any) -> Any:
+        events.append("keywords")
+        return real_search(*args, **kwargs)
+
+    monkeypatch.setattr(provider, "idle_cores", lambda: 1)
+    monkeypatch.setattr(model, "query", counted)
+    monkeypatch.setattr(keywords, "search", searched)
+    hits = svc.search(query, now=NOW, min_score=0.0)
+    calls = [e for e in events if e != "keywords"]
+    assert calls == [[query, *facets(query)]]  # one call for the question and its facets
+    assert events[0] == "keywords"  # after the question's keyword side
+    assert hits == beside and hits[0].source == "hybrid"  # the same vectors either way
+    svc.close()
+
+
 def test_the_opens_full_scan_runs_beside_the_vector_load_and_misses_no_append(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,6 +13,7 @@ from memory.search.ranking import (
     cover_facets,
     coverage,
     current_first,
+    drop_echoes,
     drop_overlapping,
     fts5_idf,
     fuse,
@@ -264,3 +265,16 @@ def test_shipped_rank_term_and_neighbour_share() -> None:
     b = Candidate(2, "memory/d.md", 8, 10, 0.5, frozenset())
     boosted = neighbour_boost([a, b], shipped.neighbour_share, lambda x: True)
     assert [x.score for x in boosted] == [1.1, 0.98]
+
+
+def test_drop_echoes_leaves_out_turns_a_note_quotes_whole() -> None:
+    texts = {
+        1: "- User: I'm Lena, a NURSE in Leeds\n- User: my cat is Miso",
+        2: "09:00 user: i'm lena,  a nurse in leeds",  # the note quotes it (case, spaces)
+        3: "09:01 user: my cat is Miso and he is sick",  # says more than the note
+        4: "09:02 user: Miso",  # too short to tell
+    }
+    items = [_c(i, 1.0 - i / 10, "x") for i in texts]
+    kept = drop_echoes(items, lambda c: texts[c.chunk_id], lambda c: c.chunk_id != 1)
+    assert [c.chunk_id for c in kept] == [1, 3, 4]
+    assert drop_echoes(items, lambda c: texts[c.chunk_id], lambda c: True) == items

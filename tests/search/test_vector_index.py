@@ -111,3 +111,56 @@ def test_an_append_after_a_load_does_not_move_every_code() -> None:
         index.add([10_000 + n], unit_vectors(1, seed=n))
     assert int(index._index.codes.data()) == where  # the load left room: no reallocation
     assert index.search(data[7], 1)[0][0] == 7
+
+
+def whole_scan(index: VectorIndex, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """The index searched in one FAISS call, as below ``SPLIT_MIN``."""
+    live = index.size
+    with index._lock:
+        scores, positions = index._scan(query.reshape(1, -1), min(k, live), None)
+    return [(int(index._ids[p]), float(s)) for p, s in zip(positions, scores, strict=True)]
+
+
+@pytest.mark.parametrize("k", [1, 7, 100, 250])
+def test_a_search_in_halves_equals_one_scan_even_among_equal_scores(
+    k: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vector_index, "SPLIT_MIN", 64)
+    monkeypatch.setattr(vector_index, "idle_cores", lambda: 1)
+    rng = np.random.default_rng(3)
+    distinct = unit_vectors(40, seed=2)
+    copies = distinct[rng.integers(0, 40, 1500)]  # each about 37 times: whole groups tie
+    data = np.vstack([unit_vectors(1500, seed=5), copies])[rng.permutation(3000)]
+    index = VectorIndex(Codec("float16", 16))
+    index.add(list(range(5000, 8000)), data)
+    index.remove(list(range(5000, 5200, 3)))  # dead positions in the first half
+    halves: list[int] = []
+    real = index._search_halves
+
+    def counted(*args: object) -> object:
+        merged = real(*args)  # type: ignore[arg-type]
+        halves.append(merged is not None)
+        return merged
+
+    monkeypatch.setattr(index, "_search_halves", counted)
+    queries = [*distinct[:10], *unit_vectors(10, seed=4)]
+    for query in queries:
+        assert index.search(query, k) == whole_scan(index, query, k)
+    assert len(halves) == len(queries) and any(halves)  # some answered from the halves
+    if k == 7:
+        assert not all(halves)  # a cut among 37 equal scores: scanned whole
+
+
+def test_merging_halves_orders_as_one_scan_and_refuses_an_ambiguous_cut() -> None:
+    first = (np.array([0.9, 0.5, 0.5, 0.4], np.float32), np.array([3, 1, 2, 4]))
+    second = (np.array([0.7, 0.5, -1.0, -1.0], np.float32), np.array([8, 9, -1, -1]))
+    merged = vector_index.merge_halves([first, second], 5)
+    assert merged is not None and merged[1].tolist() == [3, 8, 9, 2, 1]  # 0.5: later first
+    merged = vector_index.merge_halves([first, second], 2)
+    assert merged is not None and merged[1].tolist() == [3, 8]
+    assert vector_index.merge_halves([first, second], 3) is None  # a 0.5 left out
+    ties = (np.array([0.9, 0.8, 0.8], np.float32), np.array([1, 2, 5]))
+    empty = (np.array([-1.0, -1.0, -1.0], np.float32), np.array([-1, -1, -1]))
+    assert vector_index.merge_halves([ties, empty], 2) is None  # more 0.8s may follow
+    merged = vector_index.merge_halves([ties, empty], 1)
+    assert merged is not None and merged[1].tolist() == [1]

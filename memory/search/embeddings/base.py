@@ -33,7 +33,18 @@ class EmbeddingProvider(Protocol):
         ...
 
     def embed_query(self, text: str) -> np.ndarray:
-        """``(dim,)`` float32 of unit length."""
+        """``(dim,)`` float32 of unit length, on one core (it runs beside other work)."""
+        ...
+
+    def embed_queries(self, texts: Sequence[str], cores: int = 1) -> np.ndarray:
+        """``(len(texts), dim)``: several queries in one call (one request, one model
+        pass), each row equal to :meth:`embed_query` of its text; ``cores`` is how many
+        cores a local model may use."""
+        ...
+
+    def idle_cores(self) -> int:
+        """Cores a query embedded now could use besides the caller's (0: embed it on
+        another thread, beside the caller's other work)."""
         ...
 
 

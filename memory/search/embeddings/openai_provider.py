@@ -46,3 +46,9 @@ class OpenAIProvider:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self._call([text])[0]
+
+    def embed_queries(self, texts: Sequence[str], cores: int = 1) -> np.ndarray:
+        return self._call(list(texts)) if texts else np.zeros((0, 1), dtype=np.float32)
+
+    def idle_cores(self) -> int:
+        return 0  # a request waits on the network: it runs beside the keyword side
