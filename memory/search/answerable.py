@@ -29,7 +29,7 @@ from pathlib import Path
 from memory.search.keyword_index import index_tokens, query_terms
 from memory.search.names import names
 from memory.search.ranker import Hit
-from memory.search.ranking import note_date
+from memory.search.ranking import note_date, plain
 from memory.search.store import StoredChunk
 from memory.segment import has_cjk
 
@@ -178,7 +178,7 @@ def is_the_question(line: str, question: str) -> bool:
     answered is logged before it is searched, and a question is no answer to itself. A
     query that asks nothing ("用户对花生过敏", as the model's tool may search) is never
     one: the line that says it is the best answer there is."""
-    said, asked = " ".join(line.split()).casefold(), " ".join(question.split()).casefold()
+    said, asked = plain(line), plain(question)
     if not asked or not _A_QUESTION.search(asked) or not said.endswith(asked):
         return False
     return bool(_SAID_BY.match(said[: -len(asked)]))

@@ -342,11 +342,11 @@ def drop_echoes(
     """Leave out each session log turn whose words another candidate quotes whole (a
     daily note's flushed line): the note already shows what was said, and the turn would
     only take a place in the top hits. Turns a note words differently stay; order is kept."""
-    quoted = [_plain(text_of(c)) for c in items if not is_log(c)]
+    quoted = [plain(text_of(c)) for c in items if not is_log(c)]
     out = []
     for c in items:
         if is_log(c):
-            body = _plain(turn_words(text_of(c)))
+            body = plain(turn_words(text_of(c)))
             if len(body) >= _ECHO_MIN_CHARS and any(body in q for q in quoted):
                 continue
         out.append(c)
@@ -362,7 +362,8 @@ def turn_words(shown: str) -> str:
     return rest if sep else shown
 
 
-def _plain(text: str) -> str:
+def plain(text: str) -> str:
+    """``text`` for comparing wordings: case folded, runs of white space one space."""
     return " ".join(text.casefold().split())
 
 

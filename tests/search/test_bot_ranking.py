@@ -102,22 +102,21 @@ def test_an_item_first_with_the_local_model(tmp_path: Path) -> None:
     assert hits[0].path == "MEMORY.md" and "Lena, a nurse" in hits[0].snippet
 
 
-def test_a_turn_a_daily_note_quotes_is_shown_once(tmp_path: Path) -> None:
+def _hits_beside_turn(tmp_path: Path, spoken: str) -> list[Hit]:
+    """The hits for "nurse hospital" when the session log holds only ``spoken``."""
     root = _root(tmp_path)
+    turn = encode(datetime(2026, 11, 28, 9), "user", spoken)
+    write(tmp_path, f"sessions/{DAY}.jsonl", turn + "\n")
+    return _search(root, "nurse hospital")
+
+
+def test_a_turn_a_daily_note_quotes_is_shown_once(tmp_path: Path) -> None:
     spoken = "I'm Lena, I work as a nurse at St. Mary's hospital"
-    write(
-        tmp_path, f"sessions/{DAY}.jsonl", encode(datetime(2026, 11, 28, 9), "user", spoken) + "\n"
-    )
-    hits = _search(root, "nurse hospital")
+    hits = _hits_beside_turn(tmp_path, spoken)
     assert any(h.path == "memory/2026-11-20.md" and spoken in h.snippet for h in hits)
     assert not any(h.path.startswith("sessions/") for h in hits)
 
 
 def test_a_turn_worded_differently_by_the_note_stays(tmp_path: Path) -> None:
-    root = _root(tmp_path)
-    spoken = "the hospital moved my nurse shifts to nights"
-    write(
-        tmp_path, f"sessions/{DAY}.jsonl", encode(datetime(2026, 11, 28, 9), "user", spoken) + "\n"
-    )
-    hits = _search(root, "nurse hospital")
+    hits = _hits_beside_turn(tmp_path, "the hospital moved my nurse shifts to nights")
     assert [h.path for h in hits if h.path.startswith("sessions/")] == [f"sessions/{DAY}.jsonl"]
