@@ -91,6 +91,9 @@ def hits_of(row: dict[str, Any]) -> list[Hit]:
     ]
 
 
+SHOWN = [*DEV, *HELD_OUT]  # the sets printed (``--dev-only``: the dev sets alone)
+
+
 def curve(rows: list[dict[str, Any]], passed: np.ndarray, label: str) -> None:
     """One line per gate: for each set, recall@5 and hit@5 of the answerable questions
     (a gated one counts 0), withheld no-match, foreign no-match."""
@@ -100,7 +103,7 @@ def curve(rows: list[dict[str, Any]], passed: np.ndarray, label: str) -> None:
     recall = np.array([r.get("recall5", 0.0) for r in rows])
     hit = np.array([r.get("hit5", 0.0) for r in rows])
     cells = []
-    for s in (*DEV, *HELD_OUT):
+    for s in SHOWN:
         if not (sets == s).any():
             cells.append("—")
             continue
@@ -136,10 +139,10 @@ def by_category(rows: list[dict[str, Any]], passed: np.ndarray, label: str) -> N
 def header() -> None:
     print(
         "| gate | "
-        + " | ".join(f"{s} (r@5 / hit@5 / nm (all quarters) / nm_f)" for s in (*DEV, *HELD_OUT))
+        + " | ".join(f"{s} (r@5 / hit@5 / nm (all quarters) / nm_f)" for s in SHOWN)
         + " |"
     )
-    print("|---" * (1 + len(DEV) + len(HELD_OUT)) + "|")
+    print("|---" * (1 + len(SHOWN)) + "|")
 
 
 def _copy_of(work: Path, row: dict[str, Any]) -> Path:
@@ -441,7 +444,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--drop", default="", help="signals left out, comma-separated")
     parser.add_argument("--work", type=Path, required=True, help="the dump's work folder")
     parser.add_argument("--vectors", type=Path, required=True, help="question vectors (.npz)")
-    parser.add_argument("--en", type=float, help="with --write: the English threshold")
+    parser.add_argument(
+        "--en", type=float, help="with --write or --score-at: the English threshold"
+    )
     parser.add_argument("--keep", default="", help="only these signals, comma-separated")
     parser.add_argument("--pair", action="store_true", help="add q*l and |q-l| (not shippable)")
     parser.add_argument("--extra", action="store_true", help="add round 9's candidate signals")
@@ -451,9 +456,17 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--sae", type=Path, help="add SAE latent signals (cache .npz)")
     parser.add_argument("--slots", action="store_true", help="add the asked slot's signals")
+    parser.add_argument(
+        "--dev-only", action="store_true", help="print the dev sets only (choose a point first)"
+    )
+    parser.add_argument(
+        "--score-at", type=float, help="with --dev-only: then every set at this threshold only"
+    )
     parser.add_argument("--categories", type=float, help="print per category at this threshold")
     args = parser.parse_args(argv)
     rows = [json.loads(line) for p in args.dumps for line in p.read_text("utf-8").splitlines()]
+    if args.dev_only:
+        SHOWN[:] = DEV
     near, pairs = offline_cosines(rows, args.work, args.vectors)
     feats = [
         signals(r["question"], hits_of(r), r["weights"], c) for r, c in zip(rows, near, strict=True)
@@ -498,8 +511,20 @@ def main(argv: list[str]) -> int:
     )
     for t in THRESHOLDS:
         curve(rows, has & (p >= t), f"model p ≥ {t}")
+    if args.score_at is not None:
+        SHOWN[:] = [*DEV, *HELD_OUT]
+        header()
+        curve(rows, has, "no gate")
+        cut = np.array(
+            [
+                args.en if args.en is not None and lang == "en" else args.score_at
+                for lang in language
+            ]
+        )
+        en = args.score_at if args.en is None else args.en
+        curve(rows, has & (p >= cut), f"model zh p ≥ {args.score_at}, en p ≥ {en} (chosen on dev)")
     gate = None
-    if set(names) <= set(shipped()["zh"].features):
+    if set(names) <= set(shipped()["zh"].features) and not args.dev_only:
         gate = np.array(
             [
                 answers(r["question"], hits_of(r), r["weights"], c)

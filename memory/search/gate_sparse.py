@@ -91,8 +91,9 @@ def latent_signals(
     """The gate's latent reading of a question against its hits (best first): the share
     of its salient weight the first hit, the best hit and the top ``top`` together hold;
     whether its single most salient latent is in the first hit / the top; and the sparse
-    cosine (idf-weighted question, raw hit) of the first and the best hit."""
-    weights = salient(question, counts, total)
+    cosine (idf-weighted question, raw hit) of the first and the best hit. ``within``: the
+    slot's latents (:func:`slot_latents`); the salient ones are read among them only."""
+    weights = salient(question, counts, total, within=within)
     near = list(hits[:top])
     union = pooled(near)
     focus = max(weights, key=lambda k: (weights[k], -k)) if weights else None

@@ -90,3 +90,11 @@ def test_real_latents_find_the_asked_thing_in_the_right_line() -> None:
         latent_signals(question, [v], counts, len(lines), within=slot)["sae1"] for v in vectors
     )
     assert painted > support
+
+
+def test_the_signals_read_the_slot_latents_only_when_given() -> None:
+    question = {1: 1.0, 2: 1.0}
+    hits = [{2: 1.0}]
+    assert latent_signals(question, hits, {}, 10)["sae1"] == pytest.approx(0.5)
+    assert latent_signals(question, hits, {}, 10, within={1})["sae1"] == 0.0
+    assert latent_signals(question, hits, {}, 10, within={2})["sae1"] == 1.0
