@@ -34,8 +34,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.gate_features import _logistic
-from memory.search.gate_slots import slot_signals
-from memory.search.gate_sparse import latent_signals, pooled, slot_latents
 from memory.search.answerable import (
     MODEL_PATH,
     TOP,
@@ -47,6 +45,8 @@ from memory.search.answerable import (
     signals,
     type_check,
 )
+from memory.search.gate_slots import slot_signals
+from memory.search.gate_sparse import latent_signals, pooled, slot_latents
 from memory.search.keyword_index import index_tokens, query_terms
 from memory.search.names import names
 from memory.search.ranker import Hit
@@ -58,6 +58,10 @@ DEV = ("zh", "zh-hard/dev", "locomo/dev")
 HELD_OUT = ("zh-hard/heldout", "locomo/heldout")
 DEPTH = max(DEPTH_MIN, 10 * DEPTH_PER_HIT)  # the vector candidates of the eval's searches
 THRESHOLDS = (
+    0.002,
+    0.005,
+    0.01,
+    0.015,
     0.02,
     0.03,
     0.035,
