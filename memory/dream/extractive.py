@@ -38,10 +38,14 @@ from memory.dream.judge.relations import (
     Said,
     alias_of,
     aliased,
+    clear_change,
+    confirms,
     core_words,
+    one_day,
     replaces,
     same_fact,
     subject_of,
+    subject_words,
     swapped_value,
     translation,
 )
@@ -589,10 +593,14 @@ class ExtractiveEngine:
 
     @staticmethod
     def _rules_change(newer: Said, older: Said, cosine: float | None = None) -> bool:
+        if confirms(newer.text, older.text):
+            return False  # "搬到滨江区", then "现在住滨江区江南大道": the move went on
         if replaces(newer, older, cosine):
             return True
         if newer.subject != older.subject:
             return False
+        if one_day(newer.text) and not clear_change(newer.text):
+            return False  # what happened on a day ("11月8日全家在成都吃饭") moves no one
         return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)
 
     @staticmethod
@@ -601,6 +609,7 @@ class ExtractiveEngine:
         return (
             newer.subject == older.subject
             and older.kind != "identity"
+            and not confirms(newer.text, older.text)
             and _slot_probability(newer, older, cosine) >= slotmodel.THRESHOLD
         )
 
@@ -719,7 +728,7 @@ def _same_or_restated(a: Said, b: Said, cosine: float | None) -> bool:
 
 
 def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:
-    who = core_words(newer.subject) | core_words(older.subject)
+    who = subject_words(newer.subject) | subject_words(older.subject)
     return slotmodel.probability(newer.text, older.text, cosine, who)
 
 
