@@ -22,6 +22,7 @@ from memory.dream.judge.relations import (
     clear_change,
     subject_words,
 )
+from memory.dream.judge.single_slots import swapped
 from memory.dream.judge.slots import anchors, changes_value, typed_values
 from memory.dream.similarity import features
 from memory.segment import has_cjk
@@ -92,6 +93,8 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
         return f"{who}{clause}" if zh else f"{who} {clause}"
 
     changed = [changes_value(newer.text, standing(c), mine) for c in clauses]
+    if not any(changed):  # another value of a one-value slot ("在大疆做…" / "在小鹏做…")
+        changed = [bool(swapped(newer.text, standing(c), mine)) for c in clauses]
     if not any(changed):  # a new date for the dated clause ("考试改到12月5日")
         changed = [_new_date(newer.text, standing(c), mine) for c in clauses]
     if by_words and not any(changed):

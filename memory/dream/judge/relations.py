@@ -124,8 +124,8 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
                     break
             if body is not text:
                 break
-    if body is text and (text[:1].islower() or (not text[:1].isascii() and not has_cjk(text[:1]))):
-        return ""
+    if body is text and (has_cjk(text[:1]) or not text[:1].isupper()):
+        return ""  # a Chinese line without a speaker: "妈妈" may be anyone's in a group
     for pattern in (ZH_SUBJECT, EN_SUBJECT):  # "The user: the user's mum is ..."
         match = pattern.match(body)
         if match:
@@ -141,6 +141,10 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
     rel = match.group("rel") or match.group("cap")
     if match.group("cap") and rel.isascii() and not rel[:1].isupper():
         return ""  # "dog walking is ...": a relation opens a sentence with a capital
+    if who != "user" and match.group("cap"):
+        # a member naming a relation bare ("王建国：奶奶83岁了") may speak of one the whole
+        # group calls so: whose it is stays the speaker's line, as it was
+        return ""
     return f"{who}/{_REL_OF[rel.lower()]}"
 
 
@@ -461,6 +465,15 @@ def confirms(newer: str, older: str) -> bool:
     it does not undo it."""
     target = _changed_to(older)
     return bool(target) and target <= (_core(newer) | _values(newer))
+
+
+_HOLDS = re.compile(r"(?i)\bstill\b|依然|仍然|仍在|还是(?!做|写|在做)|没搬|没换|没变")
+
+
+def holds(text: str) -> bool:
+    """Whether ``text`` says its value holds ("still on 10mg", "还是住浦东"), with no word
+    of a change: it restates, it replaces nothing."""
+    return bool(_HOLDS.search(text)) and not clear_change(text)
 
 
 def one_day(text: str) -> bool:
