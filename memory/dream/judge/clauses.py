@@ -19,11 +19,10 @@ from memory.dream.judge.relations import (
     EN_SUBJECT,
     ZH_SUBJECT,
     Said,
-    clear_change,
     subject_words,
 )
 from memory.dream.judge.single_slots import swapped
-from memory.dream.judge.slots import anchors, changes_value, typed_values
+from memory.dream.judge.slots import anchors, changes_value
 from memory.dream.similarity import features
 from memory.segment import has_cjk
 
@@ -95,8 +94,6 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
     changed = [changes_value(newer.text, standing(c), mine) for c in clauses]
     if not any(changed):  # another value of a one-value slot ("在大疆做…" / "在小鹏做…")
         changed = [bool(swapped(newer.text, standing(c), mine)) for c in clauses]
-    if not any(changed):  # a new date for the dated clause ("考试改到12月5日")
-        changed = [_new_date(newer.text, standing(c), mine) for c in clauses]
     if by_words and not any(changed):
         changed = _most_shared(newer.text, [standing(c) for c in clauses], mine)
     if not any(changed) and who and zh != has_cjk(newer.text):
@@ -113,23 +110,6 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
     kept = joint.join(c for c, hit in zip(clauses, changed, strict=True) if not hit)
     retired = joint.join(c for c, hit in zip(clauses, changed, strict=True) if hit)
     return Split(standing(kept), standing(retired))
-
-
-def _month_days(text: str) -> frozenset[str]:
-    """The days ``text`` names, by month and day ("11月21日" and "2026-11-21" alike)."""
-    return frozenset(v[-5:] for v in typed_values(text).get("date", ()) if _ISO_DAY.fullmatch(v))
-
-
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _new_date(newer: str, clause: str, mine: frozenset[str]) -> bool:
-    """``clause`` names a day, ``newer`` another, and the two share a word beyond the
-    subject's, or ``newer`` says the day moved."""
-    new_days, old_days = _month_days(newer), _month_days(clause)
-    if not new_days or not old_days or new_days & old_days:
-        return False
-    return clear_change(newer) or bool((anchors(newer) & anchors(clause)) - mine)
 
 
 def _most_shared(newer: str, clauses: list[str], mine: frozenset[str]) -> list[bool]:
