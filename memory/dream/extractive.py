@@ -31,17 +31,31 @@ from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
 from memory.dream.grounding import support
-from memory.dream.judge import bitext, dates, importance, named, restate, slotmodel
+from memory.dream.judge import (
+    bitext,
+    dates,
+    importance,
+    named,
+    restate,
+    single_slots,
+    slotmodel,
+)
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import packed, split_changed
 from memory.dream.judge.relations import (
     Said,
     alias_of,
     aliased,
+    clear_change,
+    confirms,
     core_words,
+    holds,
+    is_future,
+    one_day,
     replaces,
     same_fact,
     subject_of,
+    subject_words,
     swapped_value,
     translation,
 )
@@ -487,6 +501,7 @@ class ExtractiveEngine:
             head = newer.head
             keys = [(head.subject, "word:" + w) for w in sorted(core_words(head.text))]
             keys += [(head.subject, "family:" + f) for f in sorted(features(head.text).families)]
+            keys += [(head.subject, "slot:" + f) for f in sorted(single_slots.slots(head.text))]
             seen: set[int] = set()
             said = head.said()
             found: list[tuple[Cluster, float, str]] = []
@@ -589,10 +604,18 @@ class ExtractiveEngine:
 
     @staticmethod
     def _rules_change(newer: Said, older: Said, cosine: float | None = None) -> bool:
+        if confirms(newer.text, older.text) or holds(newer.text):
+            return False  # "搬到滨江区", then "现在住滨江区江南大道": the move went on
         if replaces(newer, older, cosine):
             return True
         if newer.subject != older.subject:
             return False
+        if one_day(newer.text) and not clear_change(newer.text):
+            return False  # what happened on a day ("11月8日全家在成都吃饭") moves no one
+        if single_slots.at_subject(newer.text, subject_words(newer.subject)):
+            return False  # "奶奶住在王建国家" tells of 奶奶, not of 王建国's home
+        if _slot_swapped(newer, older):
+            return True  # 在大疆做硬件工程师 / 在小鹏做硬件测试: one employer at a time
         return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)
 
     @staticmethod
@@ -601,6 +624,7 @@ class ExtractiveEngine:
         return (
             newer.subject == older.subject
             and older.kind != "identity"
+            and not confirms(newer.text, older.text)
             and _slot_probability(newer, older, cosine) >= slotmodel.THRESHOLD
         )
 
@@ -719,8 +743,18 @@ def _same_or_restated(a: Said, b: Said, cosine: float | None) -> bool:
 
 
 def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:
-    who = core_words(newer.subject) | core_words(older.subject)
+    who = subject_words(newer.subject) | subject_words(older.subject)
     return slotmodel.probability(newer.text, older.text, cosine, who)
+
+
+def _slot_swapped(newer: Said, older: Said) -> bool:
+    """``newer`` gives another value of a slot one holds one value of (where one lives,
+    works, one's job, one's age: :mod:`judge.single_slots`), and is no plan: "will be in the
+    Shanghai office from December" leaves where one works now."""
+    if newer.future or is_future(newer.text) or older.future:
+        return False
+    who = subject_words(newer.subject) | subject_words(older.subject)
+    return bool(single_slots.swapped(newer.text, older.text, who))
 
 
 def _one_slot(found: list[tuple[Cluster, float, str]]) -> list[tuple[Cluster, float, str]]:

@@ -15,12 +15,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.dream.judge.relations import EN_SUBJECT, ZH_SUBJECT, Said, core_words
+from memory.dream.judge.relations import (
+    EN_SUBJECT,
+    ZH_SUBJECT,
+    Said,
+    subject_words,
+)
+from memory.dream.judge.single_slots import swapped
 from memory.dream.judge.slots import anchors, changes_value
 from memory.dream.similarity import features
 from memory.segment import has_cjk
 
-_SPLIT = re.compile(r"\s*[，,;；]\s*")
+# Clauses part at a comma or semicolon (not the comma of "£6,000"), and in English at an
+# "and" that opens a new predicate of the same subject ("weighs 84 kg and wants to get
+# under 80"): what follows it is a verb, so it reads as a sentence with the subject before it.
+_VERBS = (
+    "is|are|was|were|has|had|have|does|doesn't|did|didn't|can|can't|will|would|should|must|"
+    "wants|needs|hopes|plans|works|lives|likes|loves|prefers|hates|takes|goes|uses|drinks|"
+    "eats|runs|plays|teaches|studies|keeps|gets|owns|drives|walks|swims|trains|calls|visits|"
+    "charges|earns|pays|rents|shares|speaks|reads|writes|cooks|sleeps|wakes|tries|aims"
+)
+_SPLIT = re.compile(rf"\s*(?:[，;；]|(?<!\d),|,(?!\d{{3}}))\s*|\s+and\s+(?=(?:{_VERBS})\b)")
+_STARTS_WITH_VERB = re.compile(rf"^(?:{_VERBS})\b")
 _LABEL = re.compile(r"^(?P<who>用户|The user|[^:：\s]{1,12})(?:：|: )")
 _WHO = re.compile(r"^(?:用户|The user|the user)")
 
@@ -65,7 +81,10 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
     if len(clauses) < 2:
         return None
     zh = has_cjk(body)
-    mine = core_words(newer.subject) | core_words(older.subject) | anchors(who)
+    named = older.subject if "/" not in older.subject and older.subject != "user" else ""
+    if not who and named and body.startswith(named):
+        who = named  # "王小雨的雅思考试定在11月21日，在上海考": 王小雨 is whom it is about
+    mine = subject_words(newer.subject) | subject_words(older.subject) | anchors(who)
 
     def standing(clause: str) -> str:
         if not who or clause.startswith(who):
@@ -73,14 +92,20 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
         return f"{who}{clause}" if zh else f"{who} {clause}"
 
     changed = [changes_value(newer.text, standing(c), mine) for c in clauses]
+    if not any(changed):  # another value of a one-value slot ("在大疆做…" / "在小鹏做…")
+        changed = [bool(swapped(newer.text, standing(c), mine)) for c in clauses]
     if by_words and not any(changed):
         changed = _most_shared(newer.text, [standing(c) for c in clauses], mine)
     if not any(changed) and who and zh != has_cjk(newer.text):
         # told in the other language, so no value word is shared: the clauses on its topic
         topics = features(newer.text).families
         changed = [bool(topics & features(standing(c)).families) for c in clauses]
-    if not any(changed) or all(changed) or (changed[0] and not zh):
-        return None  # an English clause without its subject reads as no sentence
+    if not any(changed) or all(changed):
+        return None
+    if changed[0] and not zh:
+        kept_clauses = [c for c, hit in zip(clauses, changed, strict=True) if not hit]
+        if not who or not all(_STARTS_WITH_VERB.match(c) for c in kept_clauses):
+            return None  # an English clause without its subject reads as no sentence
     joint = "，" if zh else ", "
     kept = joint.join(c for c, hit in zip(clauses, changed, strict=True) if not hit)
     retired = joint.join(c for c, hit in zip(clauses, changed, strict=True) if hit)

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from memory.dream.judge import slotmodel
 from memory.dream.judge.dates import CALENDAR_WORDS
-from memory.dream.judge.relations import Said, core_words
+from memory.dream.judge.relations import Said, subject_words
 from memory.dream.judge.slots import anchors
 from memory.search.stemming import stem
 from memory.segment import has_cjk
@@ -29,6 +29,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _SENTENCE = re.compile(r"(?:^|[.!?;:]\s+)")
 # Capitalised words that name no value: days, months, the first person, titles.
 _NOT_NAMES = CALENDAR_WORDS | frozenset("i i'm i've i'll i'd mr mrs ms dr the user user's".split())
+_CALENDAR = frozenset(CALENDAR_WORDS | {stem(w) for w in CALENDAR_WORDS})
 NAMED_COSINE = 0.85  # statements of one subject at least this alike may hold one slot
 _STOPS = frozenset(".,;:!?()，。")
 _JOINERS = frozenset({"of", "the", "de", "van", "von", "and", "&"})
@@ -90,7 +91,7 @@ def swapped_name(
     new_words, old_words = _words_of(new_names) - who, _words_of(old_names) - who
     if not new_words or not old_words or new_words & old_words:
         return False  # a name both give: the same value, or two of one slot
-    named = new_words | old_words | who
+    named = new_words | old_words | who | _CALENDAR  # a month both name is no slot
     return bool((anchors(newer) & anchors(older)) - named)
 
 
@@ -103,7 +104,7 @@ def replaces_name(newer: Said, older: Said, cosine: float | None) -> bool:
         return False
     if newer.future and not older.future and older.kind != "plan":
         return False  # a plan does not change the present
-    who = core_words(newer.subject) | core_words(older.subject)
+    who = subject_words(newer.subject) | subject_words(older.subject)
     return (
         cosine >= NAMED_COSINE
         and slotmodel.could_replace(newer.text, older.text, who)

@@ -62,7 +62,8 @@ EN_SUBJECT = re.compile(
     rf"(?i)^(?P<who>the user|user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)'s\s+(?:\w+\s+)?(?P<rel>{_EN_REL})\b"
 )
 _EN_WHO = re.compile(r"^(?P<who>The user|the user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
-_NUMBER = re.compile(r"\d+(?:[.:]\d+)?")
+# a number, its thousands written with commas ("£6,000", "1,240") or not
+_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.:]\d+)?")
 _MOVED = re.compile(
     r"(?i)改到|改成|推迟|提前|延期|\bmoved\b|\bpushed\b|postponed|rescheduled|slips"
 )
@@ -72,15 +73,33 @@ _FUTURE = re.compile(
 )
 
 
+# A relation named bare at the start, as its speaker calls it ("Mum moved into Oakwood",
+# "我妈住院了", "My wife is a nurse"): the speaker's relation. A one-character Chinese word
+# (妈, 猫) only after 我 ("妈妈" is two).
+_EN_BARE = re.compile(
+    rf"^(?:(?i:my|our)\s+(?P<rel>(?i:{_EN_REL}))|(?P<cap>(?i:{_EN_REL})))(?:'s)?\b"
+)
+_EN_CAP = "|".join(w.capitalize() for w in _EN_REL.split("|"))
+_ZH_MULTI_REL = "|".join(w for w in _ZH_REL.split("|") if len(w) > 1)
+_ZH_BARE = re.compile(rf"^(?:(?:我们|我|咱)的?(?P<rel>{_ZH_REL})|(?P<cap>{_ZH_MULTI_REL}))")
+_EN_OWNER = re.compile(rf"\b(?:(?i:my|our)\s+(?P<rel>(?i:{_EN_REL}))|(?P<cap>{_EN_CAP}))'s\b")
+_SAID_BY_USER = re.compile(r"^(?:用户|The user|the user|User)(?:：|: )")
+
+
 @lru_cache(maxsize=50_000)
 @persisted("relations.subject_of")
 def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
-    """Whom an item is about; ``user`` unless it names someone else first."""
+    """Whom an item is about; ``user`` unless it names someone else first. A line said by
+    someone ("The user: Mum moved into Oakwood", "张伟：我女儿考上了") that opens with a
+    relation named bare is about the speaker's relation."""
     for pattern in (ZH_SUBJECT, EN_SUBJECT):
         match = pattern.match(text)
         if match:
             who = _who(match.group("who"), names)
             return f"{who}/{_REL_OF[match.group('rel').lower()]}"
+    bare = _bare_relation(text, names)
+    if bare:
+        return bare
     for name in sorted(names, key=len, reverse=True):
         if text.startswith(name):
             return name
@@ -88,6 +107,45 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     if match and not has_cjk(text[:12]):
         return _who(match.group("who"), names)
     return "user"
+
+
+def _bare_relation(text: str, names: frozenset[str]) -> str:
+    """``who/relation`` for a relation named bare at the start of what someone said (the
+    user, unless the line opens with a member's name and a colon), else ""."""
+    who, body = "user", text
+    label = _SAID_BY_USER.match(text)
+    if label:
+        body = text[label.end() :]
+    else:
+        for name in sorted(names, key=len, reverse=True):
+            for mark in ("：", ": "):
+                if text.startswith(name + mark):
+                    who, body = name, text[len(name) + len(mark) :]
+                    break
+            if body is not text:
+                break
+    if body is text and (has_cjk(text[:1]) or not text[:1].isupper()):
+        return ""  # a Chinese line without a speaker: "妈妈" may be anyone's in a group
+    for pattern in (ZH_SUBJECT, EN_SUBJECT):  # "The user: the user's mum is ..."
+        match = pattern.match(body)
+        if match:
+            whose = _who(match.group("who"), names)
+            return f"{whose if whose != 'user' else who}/{_REL_OF[match.group('rel').lower()]}"
+    match = _ZH_BARE.match(body) if has_cjk(body[:1]) else _EN_BARE.match(body)
+    if match is None:
+        # or whose a thing said is ("GP increased Mum's donepezil"): a relation's possessive
+        owner = _EN_OWNER.search(body) if label or who != "user" else None
+        if owner is None:
+            return ""
+        return f"{who}/{_REL_OF[(owner.group('rel') or owner.group('cap')).lower()]}"
+    rel = match.group("rel") or match.group("cap")
+    if match.group("cap") and rel.isascii() and not rel[:1].isupper():
+        return ""  # "dog walking is ...": a relation opens a sentence with a capital
+    if who != "user" and match.group("cap"):
+        # a member naming a relation bare ("王建国：奶奶83岁了") may speak of one the whole
+        # group calls so: whose it is stays the speaker's line, as it was
+        return ""
+    return f"{who}/{_REL_OF[rel.lower()]}"
 
 
 _ZH_NAMED = re.compile(
@@ -172,6 +230,19 @@ def core_words(text: str) -> frozenset[str]:
     return _core(text)
 
 
+@lru_cache(maxsize=4_096)
+def subject_words(subject: str) -> frozenset[str]:
+    """The words that name a subject (``user/mother``: "mother", "mum", "妈妈", ...), no
+    word of what is said about them: two statements about one's mum share "mum" whatever
+    they say."""
+    who, _, rel = subject.partition("/")
+    words = set(_core(who.replace("/", " ")))
+    if rel:
+        words |= {stem(w.lower()) for w in _REL.get(rel, rel).split()}
+        words |= set(_core(_REL.get(rel, rel)))
+    return frozenset(words)
+
+
 def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
     """Two wordings of one fact about one subject."""
     if a.subject != b.subject:
@@ -239,7 +310,7 @@ def _same_main_clause(a: str, b: str) -> bool:
 
 @lru_cache(maxsize=50_000)
 def _numbers(text: str) -> frozenset[str]:
-    return frozenset(_NUMBER.findall(text))
+    return frozenset(n.replace(",", "") for n in _NUMBER.findall(text))
 
 
 SAME_COSINE = 0.93
@@ -249,7 +320,9 @@ CROSS_LANGUAGE_COSINE = 0.88
 @lru_cache(maxsize=50_000)
 def _slot_numbers(text: str) -> dict[str, frozenset[str]]:
     """Numbers keyed by the words next to them ("体重 78 公斤" -> 体重, 公斤: {78})."""
-    words = [w for w in tokens(_undated(text)) if w not in STOPWORDS]
+    plain = _NUMBER.sub(lambda m: m.group(0).replace(",", ""), _undated(text))
+    # a letter cut off a word ("Mum's" -> "s") names no measured thing
+    words = [w for w in tokens(plain) if w not in STOPWORDS and not (w.isascii() and len(w) < 2)]
     found: dict[str, set[str]] = {}
     for i, word in enumerate(words):
         numbers = _NUMBER.findall(word)
@@ -340,20 +413,22 @@ def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
         return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"
     new_nums, old_nums = _slot_numbers(newer.text), _slot_numbers(older.text)
     same_language = has_cjk(newer.text) == has_cjk(older.text)
+    whose = subject_words(newer.subject) | subject_words(older.subject)
     if same_language and newer.kind == older.kind:
-        shared = (set(new_nums) & set(old_nums)) - _PERIOD
+        # a number beside whose it is ("Mum's 2pm" / "Mum's 10mg") measures nothing of them
+        shared = (set(new_nums) & set(old_nums)) - _PERIOD - whose
         if shared and all(not new_nums[w] & old_nums[w] for w in shared):
             return True  # the same measured thing, a new number
     new_days, old_days = _days(newer.text), _days(older.text)
     if new_days and old_days and not new_days & old_days and same_language:
         # what the plan is, beyond whose it is: a name shared by any two of one's plans
-        who = _core(newer.subject) | _core(older.subject)
+        who = subject_words(newer.subject) | subject_words(older.subject)
         marks = _change_words(newer.text)  # "改成" says it moved, not what moved
         overlap = containment(new_core - who - marks, old_core - who)
         changed = bool(marks)
         if overlap >= 0.75 or (changed and overlap >= 0.3):
             return True  # the same plan, a new date
-    who = _core(newer.subject) | _core(older.subject)
+    who = subject_words(newer.subject) | subject_words(older.subject)
     if new_value(newer.text, older.text, cosine, who):
         return True  # the same slot, a new value of the same type
     if _stopped(newer.text, older.text):
@@ -384,6 +459,28 @@ _STOP = re.compile(
 )
 
 
+def confirms(newer: str, older: str) -> bool:
+    """``older`` says a value changed to something ("搬到滨江区", "switched to oat milk") and
+    ``newer`` names that value again ("现在住滨江区江南大道"): it goes on from the change,
+    it does not undo it."""
+    target = _changed_to(older)
+    return bool(target) and target <= (_core(newer) | _values(newer))
+
+
+_HOLDS = re.compile(r"(?i)\bstill\b|依然|仍然|仍在|还是(?!做|写|在做)|没搬|没换|没变")
+
+
+def holds(text: str) -> bool:
+    """Whether ``text`` says its value holds ("still on 10mg", "还是住浦东"), with no word
+    of a change: it restates, it replaces nothing."""
+    return bool(_HOLDS.search(text)) and not clear_change(text)
+
+
+def one_day(text: str) -> bool:
+    """Whether ``text`` names a particular day (what happened or will happen then)."""
+    return bool(_days(text))
+
+
 def _stopped(newer: str, older: str) -> bool:
     """``newer`` says the thing ``older`` is about has stopped: a word of ``older`` (not a
     slot word) follows the stop within its clause, and ``older`` itself says no stop."""
@@ -399,8 +496,12 @@ def _stopped(newer: str, older: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
-def _days(text: str) -> frozenset[date]:
-    return frozenset(span.first for span in find(text, _ANY_DAY) if span.unit == "day")
+def _days(text: str) -> frozenset[tuple[int, int]]:
+    """The days ``text`` names, by month and day: "17 June" (no year, so read against no
+    day in particular) is the day "2026-06-17" names."""
+    return frozenset(
+        (span.first.month, span.first.day) for span in find(text, _ANY_DAY) if span.unit == "day"
+    )
 
 
 def _has_number(text: str) -> bool:

@@ -21,7 +21,7 @@ from memory.dream.similarity import CHANGE
 from memory.dream.text_memo import persisted
 from memory.overlap import containment
 from memory.search.stemming import stem
-from memory.segment import content_words, has_cjk
+from memory.segment import STOPWORDS, content_words, has_cjk
 
 _ANCHOR_DAY = date(2000, 1, 1)  # where a date is, not which, matters here
 SLOT_COSINE = 0.85  # two statements this alike (and sharing an anchor) hold one slot
@@ -61,7 +61,12 @@ _TIME = re.compile(
     r"(?i)\b\d{1,2}:\d{2}(?::\d{2})?\b"
     r"|\d+(?:\.\d+)?\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|分钟|小时|秒)"
 )
-_NUMBER = re.compile(rf"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[a-zA-Z]+|{_ZH_MEASURE})?")
+# words after a number that name no unit of it ("33 until October")
+_NOT_UNITS = frozenset("until till since before after from when if but or so then now".split())
+# thousands written with commas ("£6,000") are one number
+_NUMBER = re.compile(
+    rf"(?P<n>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<unit>[a-zA-Z]+|{_ZH_MEASURE})?"
+)
 _YEAR = re.compile(r"(?P<n>(?:19|20)\d{2})\s*年|(?i:\b(?:in|since|by)\s+(?P<m>(?:19|20)\d{2})\b)")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")  # a resolved date, as items write them
 _YEAR_MONTH = re.compile(
@@ -123,7 +128,9 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
         add("num:" + stem(m["unit"].lower()), m, _EN_NUMBER[m["n"].lower()])
     for m in _NUMBER.finditer(text):
         unit = (m["unit"] or "").lower()
-        add("num:" + (stem(unit) if unit.isascii() else unit), m, m["n"])
+        if unit in STOPWORDS or unit in _NOT_UNITS:
+            unit = ""  # "33 until", "34 and": a word after the number, no unit of it
+        add("num:" + (stem(unit) if unit.isascii() else unit), m, m["n"].replace(",", ""))
     return {kind: frozenset(values) for kind, values in found.items()}
 
 

@@ -1,0 +1,147 @@
+"""Slots a subject holds one value of at a time, and the value a statement gives each.
+
+Where someone lives, whom they work for, what their job is, how old they are: a newer
+statement about the same subject that gives another value of one of these slots replaces
+the older, whether or not it says that something changed ("王磊在大疆做硬件工程师" and
+later "王磊在小鹏做硬件测试"; "用户现在租在西湖区" and later "现在住滨江区这边";
+"Mum is 86" and later "Mum's 87 today"). A slot is found by the construction that fills it
+(住在 X, 在 X 上班, lives in X, works at X, X 岁, is 87), its value is the words after it up
+to the end of the clause; two values are another value when they share no word (Chinese by
+character pairs: 上海 and 上海浦东 share one, so "住在上海浦东" restates "住在上海").
+
+Pure functions over one text; :func:`swapped` judges a pair (the caller checks the subject,
+the order and that the newer is no plan).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memory.search.stemming import stem
+from memory.segment import STOPWORDS, content_words, has_cjk
+
+_CJK = "\u4e00-\u9fff"
+_ZH_VALUE = rf"(?P<v>[{_CJK}A-Za-z0-9·]{{2,14}})"
+_EN_END = "with|and|as|since|for|from|until|but|so|because|near|where|which|who|now|again|too"
+_EN_VALUE = rf"(?P<v>(?:the\s+)?[A-Za-z][\w'&.-]*(?:\s+(?!(?:{_EN_END})\b)[\w'&.-]+){{0,3}})"
+# Job words: what a role ends with (后端工程师, 实习生), what 做/当 names as work.
+_ZH_JOBS = (
+    "工程师|实习生|老师|教师|医生|护士|经理|设计师|开发|测试|销售|会计|律师|分析师|研究员|"
+    "助理|主管|总监|程序员|架构师|产品经理|运营|编辑|记者|司机|厨师|店员|客服|顾问|教授|讲师|"
+    "博士后|公务员|工人|技术员|翻译"
+)
+_EN_JOBS = (
+    "engineer|developer|designer|teacher|nurse|doctor|manager|analyst|intern|accountant|"
+    "lawyer|consultant|researcher|scientist|architect|editor|writer|journalist|chef|driver|"
+    "tutor|lecturer|professor|assistant|director|officer|technician|pharmacist|librarian|"
+    "programmer|administrator|coordinator|specialist|therapist|dentist|surgeon|paramedic"
+)
+_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "home": (
+        re.compile(
+            rf"(?:住在|住(?![到了得过着院进惯])|租在|租住在|家在|搬到了?|搬去了?|搬进了?|新家(?:地址)?(?:是|在))(?![0-9一二三四五六七八九十])"
+            rf"{_ZH_VALUE}"
+        ),
+        re.compile(rf"(?i)\b(?:lives?|living|resides?|residing)\s+(?:in|at)\s+{_EN_VALUE}"),
+        re.compile(rf"(?i)\b(?:moved|relocated)\s+(?:in)?to\s+{_EN_VALUE}"),
+        re.compile(rf"(?i)\b(?:based|settled)\s+in\s+{_EN_VALUE}"),
+    ),
+    "employer": (
+        re.compile(
+            rf"在(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?)(?:工作|上班|任职|实习|做(?=[{_CJK}]{{0,8}}?(?:{_ZH_JOBS}))|当(?=[{_CJK}]{{0,6}}?(?:{_ZH_JOBS})))"
+        ),
+        re.compile(rf"(?:入职|跳槽到|跳槽去了?|加入了?)(?P<v>[{_CJK}A-Za-z0-9]{{2,10}})"),
+        re.compile(rf"(?i)\bworks?\s+(?:at|for)\s+{_EN_VALUE}"),
+        re.compile(rf"(?i)\b(?:job|role|position)\s+(?:at|with)\s+{_EN_VALUE}"),
+        re.compile(rf"(?i)\b(?:employed\s+(?:by|at)|joined)\s+{_EN_VALUE}"),
+    ),
+    "role": (
+        re.compile(
+            rf"(?:是|当|做|升为|升任|转为)(?:一名|一个|一位)?(?P<v>[{_CJK}]{{0,6}}?(?:{_ZH_JOBS}))"
+        ),
+        re.compile(
+            rf"(?i)\b(?:is|works as|became|promoted to)\s+(?:an?\s+)?"
+            rf"(?P<v>(?:[a-z-]+\s+){{0,2}}(?:{_EN_JOBS}))\b"
+        ),
+    ),
+    "age": (
+        re.compile(r"(?P<v>\d{1,3})\s*岁"),
+        re.compile(
+            r"(?i)(?:'s|\bis|\bturned|\bturns)\s+(?P<v>\d{1,3})"
+            r"(?=\s*(?:$|[,.;!?]|today|now|this year|years? old|and\b))"
+        ),
+        re.compile(r"(?i)\b(?P<v>\d{1,3})\s+years?\s+old\b"),
+    ),
+}
+# What names the kind of place or employer, not which ("the Shanghai office", "一家幼儿园").
+_HEADS = frozenset(
+    "the a an office company firm city town area flat house home apartment place team "
+    "这边 那边 附近 一家 一个 公司 现在 目前 today tonight yesterday now recently".split()
+)
+_ZH_FILLER = re.compile(r"(?:这边|那边|附近|那里|这里|了|的)+$")
+
+
+@lru_cache(maxsize=50_000)
+def slot_values(text: str) -> dict[str, frozenset[str]]:
+    """The single-valued slots ``text`` fills and each one's value (as word tokens; Chinese
+    as character pairs), the first value of each slot it names."""
+    out: dict[str, frozenset[str]] = {}
+    for slot, patterns in _PATTERNS.items():
+        for pattern in patterns:
+            match = pattern.search(text)
+            if match:
+                value = _tokens(match.group("v"))
+                if value:
+                    out[slot] = value
+                    break
+    return out
+
+
+def _tokens(value: str) -> frozenset[str]:
+    if has_cjk(value):
+        value = _ZH_FILLER.sub("", value)
+        chars = re.sub(rf"[^{_CJK}A-Za-z0-9]", "", value)
+        grams = {chars[i : i + 2] for i in range(len(chars) - 1)} or {chars}
+        return frozenset(g for g in grams if g and g not in _HEADS)
+    words = {stem(w.lower()) for w in content_words(value)}
+    return frozenset(w for w in words if w not in _HEADS and w not in STOPWORDS)
+
+
+def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
+    """The slot ``newer`` gives another value of than ``older`` gave ("" when none): both
+    fill it, their values share no word. ``who``: the subject's names; a value that names
+    the subject ("奶奶住在王建国家") is someone else's, at the subject's."""
+    if has_cjk(newer) != has_cjk(older):
+        return ""  # "在新加坡" / "at DBS Bank": values in two languages share no word anyway
+    new, old = slot_values(newer), slot_values(older)
+    for slot in sorted(set(new) & set(old)):
+        if not new[slot] & old[slot] and not _names(new[slot] | old[slot], who):
+            return slot
+    return ""
+
+
+def at_subject(text: str, who: frozenset[str]) -> bool:
+    """Whether a slot value of ``text`` names the subject ("奶奶住在王建国家"): the line tells
+    of someone else, at the subject's, and changes none of the subject's own values."""
+    return any(_names(value, who) for value in slot_values(text).values())
+
+
+def _names(value: frozenset[str], who: frozenset[str]) -> bool:
+    """Whether a value's tokens spell one of the subject's names (a pair of a Chinese name
+    is enough: "王建国家" holds 王建, 建国)."""
+    for name in who:
+        if len(name) < 2:
+            continue
+        grams = {name[i : i + 2] for i in range(len(name) - 1)} if has_cjk(name) else {name}
+        if grams <= value or (has_cjk(name) and len(grams & value) >= 2):
+            return True
+    return False
+
+
+def slots(text: str) -> frozenset[str]:
+    """The single-valued slots ``text`` fills."""
+    return frozenset(slot_values(text))
+
+
+__all__ = ["at_subject", "slot_values", "slots", "swapped"]
