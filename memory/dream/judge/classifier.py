@@ -8,8 +8,8 @@ embeddings a statement is judged by both: the embedding model's logits plus, tim
 ``ngram_weight``, the n-gram model's without its bias (the prior of each kind is counted
 once, by the embedding model). The two err on different lines: the embedding reads the
 meaning, the n-grams the shape (a build number, a JSON brace, "today"). Without
-embeddings, the n-grams alone judge. Both score many texts at once in numpy, so a dream over thousands of
-lines stays fast.
+embeddings, the n-grams alone judge. Both score many texts at once in numpy, so a dream
+over thousands of lines stays fast.
 """
 
 from __future__ import annotations
