@@ -8,13 +8,6 @@ only the files that changed); vectors follow inline, or in the background when
 the same index (``python -m memory index`` beside the bot) is followed through SQLite's
 ``data_version`` and the log of deleted chunks, never by re-reading everything.
 
-Python's collector: a full pass walks every container object of the process (40,000-50,000
-once numpy, FAISS, jieba and this package are imported: 10-25 ms, at whichever search
-happens to trigger it). An open moves what the process holds then out of its way
-(``gc.freeze``: those objects are never walked again, and are still freed by reference
-counting); a close hands them back (``gc.unfreeze``), so that whatever of a closed index
-lies in reference cycles is collected. Both are process-wide and cost nothing per object.
-
 Faults: an unreadable index is set aside and rebuilt, with a warning; a search that finds
 the index locked by another writer answers from what is committed and says so; ``index``
 waits up to ``LOCK_WAIT_S`` for the other writer, then fails with one line.
@@ -22,7 +15,6 @@ waits up to ``LOCK_WAIT_S`` for the other writer, then fails with one line.
 
 from __future__ import annotations
 
-import gc
 import logging
 import sqlite3
 import threading
@@ -195,7 +187,6 @@ class MemorySearch:
             self._freshness.reset()
             self._freshness.prefetch()  # the files are stat-ed while the vectors load
             self._load(self._state)
-            gc.freeze()  # what is held now is long-lived: out of the collector's full passes
         return self._state
 
     def _load(self, state: _Open) -> None:
@@ -604,4 +595,3 @@ class MemorySearch:
         with self._lock:
             self._state = None
         state.store.conn.close()
-        gc.unfreeze()  # what the index held may be collected again

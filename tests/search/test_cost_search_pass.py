@@ -1,9 +1,8 @@
 """One search's passes over the index: each chunk row read once, each keyword side searched
-once, and the collector kept off what an open index holds."""
+once."""
 
 from __future__ import annotations
 
-import gc
 import re
 from datetime import date
 from pathlib import Path
@@ -93,21 +92,3 @@ def test_chunk_rows_reads_only_what_it_lacks_and_keeps_the_store_order(tmp_path:
     assert list(again) == sorted(wanted | {every[1]})
     asked = [m.group(1) for s in statements for m in ROWS.finditer(s)]
     assert asked == [",".join(map(str, sorted(wanted))), str(every[1])]
-
-
-def test_an_open_index_is_kept_out_of_the_collectors_full_passes(tmp_path: Path) -> None:
-    root = garden(tmp_path / "r")
-    built = MemorySearch(root, SearchSettings(provider="none"))
-    built.sync()
-    built.close()
-    gc.unfreeze()
-    svc = MemorySearch(root, SearchSettings(provider="none"))
-    svc.search("basil", now=NOW)  # opens the index: what it reads is held from then on
-    state = svc._state
-    assert state is not None
-    held = state.files  # a container the open index holds
-    assert gc.get_freeze_count() > 0
-    assert not any(o is held for o in gc.get_objects())  # never walked by a collection
-    svc.close()
-    assert gc.get_freeze_count() == 0
-    assert any(o is held for o in gc.get_objects())  # a closed index's objects: collectable
