@@ -133,6 +133,19 @@ def _successors(
     return {i: [items[n].id for n in sorted(found) if n in items] for i, found in lines.items()}
 
 
+def chunk_rows(
+    store: Store, ids: set[int], fetched: dict[int, StoredChunk] | None = None
+) -> dict[int, StoredChunk]:
+    """The rows of ``ids`` in id order (as the store reads them), only those not in
+    ``fetched`` read from the store (and kept there)."""
+    if fetched is None:
+        return store.chunks(sorted(ids))
+    missing = [i for i in ids if i not in fetched]
+    if missing:
+        fetched.update(store.chunks(sorted(missing)))
+    return {i: fetched[i] for i in sorted(ids) if i in fetched}
+
+
 def rank(
     query: str,
     keyword_hits: Sequence[KeywordHit],
@@ -149,6 +162,7 @@ def rank(
     term_weights: Mapping[str, float] | None = None,
     unheard: frozenset[str] = frozenset(),
     words: Callable[[Sequence[int]], Mapping[int, frozenset[str]]] | None = None,
+    fetched: dict[int, StoredChunk] | None = None,
 ) -> list[Hit]:
     """The final hits; ``[]`` when no candidate is evidence that the memory holds anything
     about the query (:func:`has_evidence`). ``currency`` says which archived items a newer
@@ -160,7 +174,9 @@ def rank(
     ``unheard`` holds the query terms no chunk holds: a query whose every name is one of
     them is about someone the memory never heard of and gets ``[]`` (:mod:`names`).
     ``words`` gives the content words stored for chunks (:meth:`KeywordIndex.words`); a
-    chunk it leaves out, or every chunk without it, has its text segmented."""
+    chunk it leaves out, or every chunk without it, has its text segmented.
+    ``fetched``: the chunk rows one search has read so far (its question's and facets'
+    rankings share their candidates), completed here with the rows it lacks."""
     keyword = {h.chunk_id: h.score for h in keyword_hits}
     cosine = dict(vector_hits)
     vector = {i: cosine_to_score(c, *cosine_range) for i, c in vector_hits}
@@ -168,7 +184,7 @@ def rank(
     if not pins and settings.unheard_names and names_unheard(query, unheard, query_terms):
         return []
     pinned_ids = {i for p in pins for i in store.chunks_of(p, limit)}
-    rows = store.chunks(set(keyword) | set(vector) | pinned_ids)
+    rows = chunk_rows(store, set(keyword) | set(vector) | pinned_ids, fetched)
     retrieved = set(rows)
     bar_covered = settings.gate.coverage
     answers = lambda line: coverage(index_tokens(line), term_weights or {}) >= bar_covered  # noqa: E731

@@ -137,7 +137,7 @@ def reciprocal_ranks(rankings: Sequence[Sequence[int]], k: int = 60) -> dict[int
     return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 16)  # a root of 100k chunks has 5,000 notes
 def note_date(path: str) -> date | None:
     """The date of a daily note ``memory/YYYY-MM-DD.md`` or a session log
     ``sessions/YYYY-MM-DD.jsonl``; ``None`` for evergreen files."""

@@ -40,10 +40,10 @@ from memory.search.embeddings.registry import PROVIDERS, ProviderConfig
 from memory.search.facets import facets
 from memory.search.freshness import Freshness
 from memory.search.indexer import FileEntry, SyncChanges, sync_entries
-from memory.search.keyword_index import TOKENIZER_VERSION, KeywordIndex, query_terms
-from memory.search.ranker import Hit, RankSettings, Source, rank
+from memory.search.keyword_index import TOKENIZER_VERSION, KeywordHit, KeywordIndex, query_terms
+from memory.search.ranker import Hit, RankSettings, Source, chunk_rows, rank
 from memory.search.ranking import DEFAULT_MIN_SCORE, cover_facets, term_weight
-from memory.search.store import SCHEMA_VERSION, FileRow, Store
+from memory.search.store import SCHEMA_VERSION, FileRow, Store, StoredChunk
 from memory.segment import segmenter_id
 
 __all__ = ["Hit", "IndexReport", "MemorySearch", "SearchSettings", "SearchUnavailable", "Source"]
@@ -421,12 +421,30 @@ class MemorySearch:
         # the gate reads the first hits of a search of ``READS`` (what it was fitted on), so
         # every surface, whatever its limit, gets the same verdict and a prefix of one list
         asked = max(limit, READS) if self.settings.answerable else limit
-        hits, whole = self._ranked(state, query, asked, min_score, day, current)
+        # every keyword side of the search, and their chunk rows, before the first vector is
+        # asked for: done while the question is embedded on the other thread
+        fetched: dict[int, StoredChunk] = {}
+        sides = self._keyword_sides(state, [(query, asked), *((p, FACET_HITS) for p in named)])
+        with self._lock:
+            chunk_rows(state.store, {h.chunk_id for side in sides for h in side}, fetched)
+        hits, whole = self._ranked(
+            state, query, asked, min_score, day, current, keyword_hits=sides[0], fetched=fetched
+        )
         if named and hits:
             # each thing the question names gets its own query; its best hit joins the top
             per_part = [
-                self._ranked(state, p, FACET_HITS, min_score, day, current, self._facet_side(whole))
-                for p in named
+                self._ranked(
+                    state,
+                    p,
+                    FACET_HITS,
+                    min_score,
+                    day,
+                    current,
+                    self._facet_side(whole),
+                    keyword_hits=side,
+                    fetched=fetched,
+                )
+                for p, side in zip(named, sides[1:], strict=True)
             ]
             hits = cover_facets(hits, [part for part, _ in per_part], asked)
         context = self.settings.ranking.context_chars
@@ -440,6 +458,13 @@ class MemorySearch:
                 weights = self._term_weights(query, state.keywords)[0]
                 cosines = hit_cosines(hits, state.store.chunks(near).values(), near, query)
         return [] if gate and not answers(query, hits, weights, cosines) else hits[:limit]
+
+    def _keyword_sides(
+        self, state: _Open, queries: list[tuple[str, int]]
+    ) -> list[list[KeywordHit]]:
+        """The keyword hits of each ``(text, limit)``, in order."""
+        with self._lock:
+            return [state.keywords.search(text, _depth(limit)) for text, limit in queries]
 
     def _facet_side(self, whole: Retrieved) -> Retrieved | None:
         """A facet query's vector side, as ``SearchSettings.facet_vectors`` chooses, from the
@@ -458,16 +483,22 @@ class MemorySearch:
         day: date,
         current: Currency,
         retrieved: Retrieved | None = None,
+        *,
+        keyword_hits: list[KeywordHit] | None = None,
+        fetched: dict[int, StoredChunk] | None = None,
     ) -> tuple[list[Hit], Retrieved]:
         """Retrieval and ranking of one query, before context widening, and its vector side:
         ``retrieved``, or (``None``) the query's own vector and nearest chunks, asked after
-        the keyword side so that a prefetched embedding has time to finish."""
+        the keyword side so that a prefetched embedding has time to finish. ``keyword_hits``:
+        the keyword side when already searched; ``fetched``: the search's chunk rows read so
+        far (:func:`chunk_rows`)."""
         store, keywords, vectors = state.store, state.keywords, state.vectors
         if vectors.state == "unavailable":
             raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
         depth = _depth(limit)
-        with self._lock:
-            keyword_hits = keywords.search(query, depth)
+        if keyword_hits is None:
+            with self._lock:
+                keyword_hits = keywords.search(query, depth)
         if retrieved is None:
             retrieved = vectors.query(query, depth)
             if vectors.state == "unavailable":
@@ -495,6 +526,7 @@ class MemorySearch:
                 term_weights=weights,
                 unheard=frozenset(t for t in weights if t not in counts),
                 words=keywords.words,
+                fetched=fetched,
             )
         return hits, retrieved
 
