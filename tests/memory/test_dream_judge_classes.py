@@ -44,10 +44,10 @@ def as_the_dream_reads(text: str, speaker: str) -> str:
     return as_read(f"{speaker}: {text}")
 
 
-# the word model's known misses; since the short update lines were trained, both models
-# read "I bring a case of water" as a member's fact (a new thing of theirs)
+# the word model's known misses; the embedding model (with the word model's logits added,
+# round 11) leaves every chatter example out
 WORDS_MISS = {"Voting closes at noon, pick A or B", "我带一箱矿泉水"}
-BOTH_MISS = {"我带一箱矿泉水"}
+BOTH_MISS: set[str] = set()
 
 
 @pytest.mark.parametrize(
@@ -131,8 +131,8 @@ UPDATES = [
     "不喝奶茶了，改喝白开水",
     "I'm pescatarian now",
 ]
-# known weak: English lines told by a day ("on Sunday", "on Monday") or by "now" alone
-UPDATES_MISSED = {"Turned 52 on Sunday", "Started at Ocado on Monday", "Cycling to work now"}
+# since round 11 every short update line is kept, the English ones told by a day or by "now" too
+UPDATES_MISSED: set[str] = set()
 MOMENTS = ["刚到楼下", "Just got off the bus", "今天好困", "Knackered today", "刚吃了个苹果"]
 
 

@@ -134,7 +134,7 @@ def test_the_light_phase_judges_with_the_engine_s_embeddings(
     """Light filters candidates as the engine does: by the line's wording over its
     embedding; the engine then finds the wording embedded (one file read, nothing again)."""
     monkeypatch.setenv(ENV, "on")
-    line = "张伟: 累死了，刚从新公司下班，美团这边加班多"
+    line = "Nina: phew, back from the gym, I train there three times a week"
     assert TextJudge([line]).transient(line)  # the word model alone calls it chatter
     cache = open_cache(tmp_path)
     assert cache is not None
@@ -143,5 +143,5 @@ def test_the_light_phase_judges_with_the_engine_s_embeddings(
     cache.save()
     again = open_cache(tmp_path)
     assert again is cache and again.embedded == 0
-    again.embed(["累死了，刚从新公司下班，美团这边加班多"])
+    again.embed(["Phew, back from the gym, Nina trains there three times a week"])
     assert again.embedded == 0
