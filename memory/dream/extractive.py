@@ -238,7 +238,7 @@ class ExtractiveEngine:
         superseded = self._supersede(clusters)
         live = [c for c in clusters if c.superseded_by is None]
         expired = [c for c in live if c.head.due is not None and c.head.due < inputs.today]
-        expired = [c for c in expired if c.head.kind not in ("identity", "event")]
+        expired = [c for c in expired if _may_expire(c.head)]
         live = [c for c in live if c not in expired]
         self._conflict_of = self._number_conflicts(live, inputs)
         # Every live item, most important first: the deep phase admits them under the cap.
@@ -840,6 +840,14 @@ def _append(
 def _due(text: str, day: date, *, relative_only: bool) -> date | None:
     spans = [s for s in dates.find(text, day) if s.relative or not relative_only]
     return dates.latest(spans, day)
+
+
+def _may_expire(head: Statement) -> bool:
+    """Whether a dated item ends when its date has passed: not who someone is (a birthday),
+    nor an event, unless the event was worded as a plan when said (it was still to come)."""
+    if head.kind == "identity":
+        return False
+    return head.kind != "event" or (head.ahead and dates.worded_as_plan(head.text))
 
 
 def _ahead(text: str, day: date) -> bool:

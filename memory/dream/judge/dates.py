@@ -790,6 +790,12 @@ def dates_a_plan(text: str, start: int, end: int, last: date, anchor: date) -> b
     return True
 
 
+def worded_as_plan(text: str) -> bool:
+    """Whether a line says what is still to come in a plan's words ("用户要搬家了，9月12日
+    搬到滨江区", "will fly out on the 3rd"): an event so worded is a plan until its date."""
+    return bool(_FUTURE.search(_SPEAKER.sub("", text.strip())))
+
+
 def latest(spans: list[DateSpan], anchor: date) -> date | None:
     """The last day named that is not before the note's date and dates a plan, if any."""
     days = [s.last for s in spans if s.last >= anchor and s.plan]
