@@ -240,6 +240,7 @@ class ExtractiveEngine:
         expired = [c for c in live if c.head.due is not None and c.head.due < inputs.today]
         expired = [c for c in expired if _may_expire(c.head)]
         live = [c for c in live if c not in expired]
+        passed, trimmed = self._trim_passed(live, inputs.today, zh)
         self._conflict_of = self._number_conflicts(live, inputs)
         # Every live item, most important first: the deep phase admits them under the cap.
         keep = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
@@ -267,11 +268,32 @@ class ExtractiveEngine:
         for cluster in expired:
             for item in self._leaving(cluster, zh):
                 proposal.archive.append((item, "expired"))
+        proposal.archive.extend((item, "expired") for item in passed)
+        proposal.rewrites.extend((prior, self._item(c, zh)) for prior, c in trimmed)
         for prior in chatter_priors:
             proposal.archive.append((prior, "chatter"))
         if self.cache is not None:
             self.cache.save(keep=[s.read for s in statements])
         return proposal
+
+    def _trim_passed(
+        self, live: list[Cluster], today: date, zh: bool
+    ) -> tuple[list[MemoryItem], list[tuple[MemoryItem, Cluster]]]:
+        """Each fact's clause about one day gone by leaves its item, to the archive (and
+        a prior item so trimmed is rewritten)."""
+        out: list[MemoryItem] = []
+        trimmed: list[tuple[MemoryItem, Cluster]] = []
+        for cluster in live:
+            head = cluster.head
+            got = None if head.due is not None else dates.passed_clause(head.text, head.day, today)
+            if got is None:
+                continue
+            section = self._item(cluster, zh).section
+            out.append(MemoryItem(got[1], cluster.refs, section))
+            cluster._head = replace(head, text=got[0], _said=None)
+            if head.prior is not None:
+                trimmed.append((head.prior, cluster))
+        return out, trimmed
 
     # -- steps -----------------------------------------------------------------------
 

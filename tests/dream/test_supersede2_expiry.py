@@ -34,3 +34,18 @@ def test_an_event_worded_as_a_plan_expires() -> None:
     # who someone is never expires; a plan always may
     assert not _may_expire(_said("豆豆2026-11-13满五岁，要办个小生日会", "identity", day))
     assert _may_expire(_said("用户2026-09-12考科目二", "plan", day))
+
+
+def test_a_days_instruction_beside_a_fact_passes_with_its_day() -> None:
+    said, line = date(2026, 12, 2), "Raj 对花生过敏，2026-12-05聚餐别点宫保鸡丁"
+    assert dates.passed_clause(line, said, date(2026, 12, 7)) == (
+        "Raj 对花生过敏",
+        "2026-12-05聚餐别点宫保鸡丁",
+    )
+    assert dates.passed_clause(line, said, date(2026, 12, 4)) is None  # not yet
+    # the date is the fact's own (a birthday): nothing to trim
+    assert (
+        dates.passed_clause("豆豆2026-11-13满五岁，要办个小生日会", said, date(2026, 12, 7)) is None
+    )
+    # a dated line with no fact before its clause is a plan: it expires whole, not trimmed
+    assert dates.passed_clause("2026-12-05聚餐别点宫保鸡丁", said, date(2026, 12, 7)) is None
