@@ -238,8 +238,9 @@ class ExtractiveEngine:
         superseded = self._supersede(clusters)
         live = [c for c in clusters if c.superseded_by is None]
         expired = [c for c in live if c.head.due is not None and c.head.due < inputs.today]
-        expired = [c for c in expired if c.head.kind not in ("identity", "event")]
+        expired = [c for c in expired if _may_expire(c.head)]
         live = [c for c in live if c not in expired]
+        passed, trimmed = self._trim_passed(live, inputs.today, zh)
         self._conflict_of = self._number_conflicts(live, inputs)
         # Every live item, most important first: the deep phase admits them under the cap.
         keep = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
@@ -267,11 +268,32 @@ class ExtractiveEngine:
         for cluster in expired:
             for item in self._leaving(cluster, zh):
                 proposal.archive.append((item, "expired"))
+        proposal.archive.extend((item, "expired") for item in passed)
+        proposal.rewrites.extend((prior, self._item(c, zh)) for prior, c in trimmed)
         for prior in chatter_priors:
             proposal.archive.append((prior, "chatter"))
         if self.cache is not None:
             self.cache.save(keep=[s.read for s in statements])
         return proposal
+
+    def _trim_passed(
+        self, live: list[Cluster], today: date, zh: bool
+    ) -> tuple[list[MemoryItem], list[tuple[MemoryItem, Cluster]]]:
+        """Each fact's clause about one day gone by leaves its item, to the archive (and
+        a prior item so trimmed is rewritten)."""
+        out: list[MemoryItem] = []
+        trimmed: list[tuple[MemoryItem, Cluster]] = []
+        for cluster in live:
+            head = cluster.head
+            got = None if head.due is not None else dates.passed_clause(head.text, head.day, today)
+            if got is None:
+                continue
+            section = self._item(cluster, zh).section
+            out.append(MemoryItem(got[1], cluster.refs, section))
+            cluster._head = replace(head, text=got[0], _said=None)
+            if head.prior is not None:
+                trimmed.append((head.prior, cluster))
+        return out, trimmed
 
     # -- steps -----------------------------------------------------------------------
 
@@ -840,6 +862,14 @@ def _append(
 def _due(text: str, day: date, *, relative_only: bool) -> date | None:
     spans = [s for s in dates.find(text, day) if s.relative or not relative_only]
     return dates.latest(spans, day)
+
+
+def _may_expire(head: Statement) -> bool:
+    """Whether a dated item ends when its date has passed: not who someone is (a birthday),
+    nor an event, unless the event was worded as a plan when said (it was still to come)."""
+    if head.kind == "identity":
+        return False
+    return head.kind != "event" or (head.ahead and dates.worded_as_plan(head.text))
 
 
 def _ahead(text: str, day: date) -> bool:

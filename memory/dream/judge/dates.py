@@ -790,6 +790,30 @@ def dates_a_plan(text: str, start: int, end: int, last: date, anchor: date) -> b
     return True
 
 
+def worded_as_plan(text: str) -> bool:
+    """Whether a line says what is still to come in a plan's words ("用户要搬家了，9月12日
+    搬到滨江区", "will fly out on the 3rd"): an event so worded is a plan until its date."""
+    return bool(_FUTURE.search(_SPEAKER.sub("", text.strip())))
+
+
+def passed_clause(text: str, anchor: date, today: date) -> tuple[str, str] | None:
+    """A line's clause that dates what someone will or must do about a fact stated before it
+    ("对花生过敏，2026-12-05聚餐别点宫保鸡丁"), once that day has passed: ``(the rest, the
+    clause)``, or None. The fact stays; the day's instruction is over."""
+    for span in find(text, anchor):
+        if span.plan or not anchor <= span.last < today:
+            continue
+        lo, hi = _clause_at(text, span.start, span.end)
+        clause = text[lo:hi]
+        if not (_FUTURE.search(clause) or _IMPERATIVE.search(clause)):
+            continue
+        rest = (text[:lo].rstrip("，,；; ") + text[hi:]).strip()
+        rest = rest.rstrip("，,；; ")
+        if any(_lasting(piece) for piece in _CLAUSE_MARK.split(rest)):
+            return rest, clause.strip("，,；; ")
+    return None
+
+
 def latest(spans: list[DateSpan], anchor: date) -> date | None:
     """The last day named that is not before the note's date and dates a plan, if any."""
     days = [s.last for s in spans if s.last >= anchor and s.plan]
