@@ -58,6 +58,7 @@ from memory.dream.judge.relations import (
     subject_words,
     swapped_value,
     translation,
+    whose,
 )
 from memory.dream.judge.slots import anchors, typed_values
 from memory.dream.judge.wording import readable, reword, worded
@@ -765,8 +766,7 @@ def _same_or_restated(a: Said, b: Said, cosine: float | None) -> bool:
 
 
 def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:
-    who = subject_words(newer.subject) | subject_words(older.subject)
-    return slotmodel.probability(newer.text, older.text, cosine, who)
+    return slotmodel.probability(newer.text, older.text, cosine, whose(newer, older))
 
 
 def _slot_swapped(newer: Said, older: Said) -> bool:
@@ -775,8 +775,7 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
     Shanghai office from December" leaves where one works now."""
     if newer.future or is_future(newer.text) or older.future:
         return False
-    who = subject_words(newer.subject) | subject_words(older.subject)
-    return bool(single_slots.swapped(newer.text, older.text, who))
+    return bool(single_slots.swapped(newer.text, older.text, whose(newer, older)))
 
 
 def _one_slot(found: list[tuple[Cluster, float, str]]) -> list[tuple[Cluster, float, str]]:

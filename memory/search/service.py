@@ -484,21 +484,18 @@ class MemorySearch:
         current: Currency,
         retrieved: Retrieved | None = None,
         *,
-        keyword_hits: list[KeywordHit] | None = None,
+        keyword_hits: list[KeywordHit],
         fetched: dict[int, StoredChunk] | None = None,
     ) -> tuple[list[Hit], Retrieved]:
         """Retrieval and ranking of one query, before context widening, and its vector side:
         ``retrieved``, or (``None``) the query's own vector and nearest chunks, asked after
         the keyword side so that a prefetched embedding has time to finish. ``keyword_hits``:
-        the keyword side when already searched; ``fetched``: the search's chunk rows read so
-        far (:func:`chunk_rows`)."""
+        the query's keyword side (:meth:`_keyword_sides`); ``fetched``: the search's chunk
+        rows read so far (:func:`chunk_rows`)."""
         store, keywords, vectors = state.store, state.keywords, state.vectors
         if vectors.state == "unavailable":
             raise SearchUnavailable(f"memory search unavailable: {vectors.reason}")
         depth = _depth(limit)
-        if keyword_hits is None:
-            with self._lock:
-                keyword_hits = keywords.search(query, depth)
         if retrieved is None:
             retrieved = vectors.query(query, depth)
             if vectors.state == "unavailable":

@@ -19,7 +19,7 @@ from memory.dream.judge.relations import (
     EN_SUBJECT,
     ZH_SUBJECT,
     Said,
-    subject_words,
+    whose,
 )
 from memory.dream.judge.single_slots import swapped
 from memory.dream.judge.slots import anchors, changes_value
@@ -84,7 +84,7 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
     named = older.subject if "/" not in older.subject and older.subject != "user" else ""
     if not who and named and body.startswith(named):
         who = named  # "王小雨的雅思考试定在11月21日，在上海考": 王小雨 is whom it is about
-    mine = subject_words(newer.subject) | subject_words(older.subject) | anchors(who)
+    mine = whose(newer, older) | anchors(who)
 
     def standing(clause: str) -> str:
         if not who or clause.startswith(who):

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from memory.dream.judge import slotmodel
 from memory.dream.judge.dates import CALENDAR_WORDS
-from memory.dream.judge.relations import Said, subject_words
+from memory.dream.judge.relations import Said, whose
 from memory.dream.judge.slots import anchors
 from memory.search.stemming import stem
 from memory.segment import has_cjk
@@ -104,7 +104,7 @@ def replaces_name(newer: Said, older: Said, cosine: float | None) -> bool:
         return False
     if newer.future and not older.future and older.kind != "plan":
         return False  # a plan does not change the present
-    who = subject_words(newer.subject) | subject_words(older.subject)
+    who = whose(newer, older)
     return (
         cosine >= NAMED_COSINE
         and slotmodel.could_replace(newer.text, older.text, who)

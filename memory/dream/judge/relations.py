@@ -17,7 +17,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import find, month_number
-from memory.dream.judge.slots import ISO_DATE, new_value
+from memory.dream.judge.slots import ISO_DATE, THOUSANDS, new_value
 from memory.dream.similarity import (
     CHANGE,
     FAMILIES,
@@ -62,8 +62,8 @@ EN_SUBJECT = re.compile(
     rf"(?i)^(?P<who>the user|user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)'s\s+(?:\w+\s+)?(?P<rel>{_EN_REL})\b"
 )
 _EN_WHO = re.compile(r"^(?P<who>The user|the user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
-# a number, its thousands written with commas ("£6,000", "1,240") or not
-_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.:]\d+)?")
+# a number, its thousands written with commas or not
+_NUMBER = re.compile(rf"{THOUSANDS}|\d+(?:[.:]\d+)?")
 _MOVED = re.compile(
     r"(?i)改到|改成|推迟|提前|延期|\bmoved\b|\bpushed\b|postponed|rescheduled|slips"
 )
@@ -243,6 +243,12 @@ def subject_words(subject: str) -> frozenset[str]:
     return frozenset(words)
 
 
+def whose(a: Said, b: Said) -> frozenset[str]:
+    """The words naming the subjects of ``a`` and ``b`` (:func:`subject_words`): what two
+    statements share by being about one person, not by what they say."""
+    return subject_words(a.subject) | subject_words(b.subject)
+
+
 def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
     """Two wordings of one fact about one subject."""
     if a.subject != b.subject:
@@ -413,22 +419,20 @@ def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
         return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"
     new_nums, old_nums = _slot_numbers(newer.text), _slot_numbers(older.text)
     same_language = has_cjk(newer.text) == has_cjk(older.text)
-    whose = subject_words(newer.subject) | subject_words(older.subject)
+    who = whose(newer, older)
     if same_language and newer.kind == older.kind:
         # a number beside whose it is ("Mum's 2pm" / "Mum's 10mg") measures nothing of them
-        shared = (set(new_nums) & set(old_nums)) - _PERIOD - whose
+        shared = (set(new_nums) & set(old_nums)) - _PERIOD - who
         if shared and all(not new_nums[w] & old_nums[w] for w in shared):
             return True  # the same measured thing, a new number
     new_days, old_days = _days(newer.text), _days(older.text)
     if new_days and old_days and not new_days & old_days and same_language:
         # what the plan is, beyond whose it is: a name shared by any two of one's plans
-        who = subject_words(newer.subject) | subject_words(older.subject)
         marks = _change_words(newer.text)  # "改成" says it moved, not what moved
         overlap = containment(new_core - who - marks, old_core - who)
         changed = bool(marks)
         if overlap >= 0.75 or (changed and overlap >= 0.3):
             return True  # the same plan, a new date
-    who = subject_words(newer.subject) | subject_words(older.subject)
     if new_value(newer.text, older.text, cosine, who):
         return True  # the same slot, a new value of the same type
     if _stopped(newer.text, older.text):

@@ -63,10 +63,9 @@ _TIME = re.compile(
 )
 # words after a number that name no unit of it ("33 until October")
 _NOT_UNITS = frozenset("until till since before after from when if but or so then now".split())
-# thousands written with commas ("£6,000") are one number
-_NUMBER = re.compile(
-    rf"(?P<n>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<unit>[a-zA-Z]+|{_ZH_MEASURE})?"
-)
+# a number with its thousands written with commas ("£6,000", "1,240") is one number
+THOUSANDS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"
+_NUMBER = re.compile(rf"(?P<n>{THOUSANDS}|\d+(?:\.\d+)?)\s*(?P<unit>[a-zA-Z]+|{_ZH_MEASURE})?")
 _YEAR = re.compile(r"(?P<n>(?:19|20)\d{2})\s*年|(?i:\b(?:in|since|by)\s+(?P<m>(?:19|20)\d{2})\b)")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")  # a resolved date, as items write them
 _YEAR_MONTH = re.compile(
