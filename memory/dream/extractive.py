@@ -63,6 +63,7 @@ from memory.dream.judge.relations import (
 from memory.dream.judge.slots import anchors, typed_values
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
+from memory.dream.retire import left_out_olds
 from memory.dream.similarity import features
 from memory.dream.verdicts import VerdictCache, open_verdicts
 from memory.memory_file import MemoryItem, cited_lines
@@ -220,6 +221,7 @@ class ExtractiveEngine:
         statements, dropped = self._statements(inputs)
         self._judge(statements, inputs)
         kept: list[Statement] = []
+        left_out: list[Statement] = []
         chatter_priors: list[MemoryItem] = []
         note_limit = CHATTER_THRESHOLD if self.cache is not None else WORDS_CHATTER_THRESHOLD
         for st in statements:
@@ -229,6 +231,7 @@ class ExtractiveEngine:
                     chatter_priors.append(st.prior)
                 else:
                     dropped += 1
+                    left_out.append(st)
                 continue
             kept.append(st)
         handwritten = [i.text for i in inputs.handwritten]
@@ -256,6 +259,8 @@ class ExtractiveEngine:
         for cluster in keep:
             if cluster.retired and cluster.head.prior is not None:
                 proposal.rewrites.append((cluster.head.prior, self._item(cluster, zh)))
+        # a clause retired before the rest of its item left too (superseded, expired)
+        for cluster in clusters:
             for clause, by in cluster.retired:
                 item = MemoryItem(clause.text, cluster.refs, self._item(cluster, zh).section)
                 proposal.superseded.append((item, self._item(by, zh)))
@@ -266,6 +271,10 @@ class ExtractiveEngine:
             for item in self._leaving(old, zh):
                 proposal.superseded.append((item, new))
                 proposal.archive.append((item, "superseded"))
+        for st, by in left_out_olds(left_out, keep, self._judged_change, _cosine):
+            item = MemoryItem(st.text, st.refs, self._item(by, zh).section)
+            proposal.superseded.append((item, self._item(by, zh)))
+            proposal.archive.append((item, "superseded"))
         for cluster in expired:
             for item in self._leaving(cluster, zh):
                 proposal.archive.append((item, "expired"))

@@ -83,6 +83,13 @@ _EN_CAP = "|".join(w.capitalize() for w in _EN_REL.split("|"))
 _ZH_MULTI_REL = "|".join(w for w in _ZH_REL.split("|") if len(w) > 1)
 _ZH_BARE = re.compile(rf"^(?:(?:我们|我|咱)的?(?P<rel>{_ZH_REL})|(?P<cap>{_ZH_MULTI_REL}))")
 _EN_OWNER = re.compile(rf"\b(?:(?i:my|our)\s+(?P<rel>(?i:{_EN_REL}))|(?P<cap>{_EN_CAP}))'s\b")
+# A relation's words reported ("老板说…", "my boss said that …"), and their opening pronoun
+# when they are about the relation itself ("妈妈说她下个月去北京").
+_TOLD = re.compile(
+    r"\s*(?:跟我说|告诉我|对我说|说|讲|觉得|认为|通知我?)[，,：:]?\s*"
+    r"|(?i:\s+(?:said|says|told me|tells me|thinks|thought|reckons)(?:\s+that)?[,:]?\s+)"
+)
+_THIRD_PERSON = re.compile(r"(?i)他|她|它|\b(?:he|she|his|her|they|their)\b")
 _SAID_BY_USER = re.compile(r"^(?:用户|The user|the user|User)(?:：|: )")
 
 
@@ -141,6 +148,12 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
     rel = match.group("rel") or match.group("cap")
     if match.group("cap") and rel.isascii() and not rel[:1].isupper():
         return ""  # "dog walking is ...": a relation opens a sentence with a capital
+    told = _TOLD.match(body, match.end())
+    if told and not _THIRD_PERSON.match(body, told.end()):
+        # what a relation said of the speaker ("老板说工资涨到一万五", "Mum said I need a
+        # break") is about whom it names, else the speaker's own
+        inner = subject_of(body[told.end() :], names)
+        return inner if inner != "user" else ""
     if who != "user" and match.group("cap"):
         # a member naming a relation bare ("王建国：奶奶83岁了") may speak of one the whole
         # group calls so: whose it is stays the speaker's line, as it was
@@ -259,7 +272,7 @@ def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
         return False
     if _swapped(a.text, b.text):  # 住在上海 is not 住在北京
         return False
-    if _same_main_clause(a.text, b.text):
+    if _same_main_clause(a.text, b.text, subject_words(a.subject)):
         return True  # "allergic to penicillin, in case it comes up" / ", found out the hard way"
     if cosine is None or a.kind != b.kind:
         return False
@@ -305,11 +318,15 @@ def _main_clause(text: str) -> str:
     return _CLAUSE.split(text, maxsplit=1)[0].strip()
 
 
-def _same_main_clause(a: str, b: str) -> bool:
-    """Both lead with the same assertion (of two content words or more, one of them having
-    more to say after it): the rest are asides, the fact is one."""
+def _same_main_clause(a: str, b: str, who: frozenset[str] = frozenset()) -> bool:
+    """Both lead with the same assertion (of two content words or more beyond ``who``, the
+    words naming the subject, one of them having more to say after it): the rest are asides,
+    the fact is one. A first clause that only names someone ("Raj Iyer is Raj, backend
+    engineer, ...") asserts nothing to compare."""
     main_a, main_b = _main_clause(a), _main_clause(b)
-    if (main_a == a and main_b == b) or len(_core(main_a)) < 2 or len(_core(main_b)) < 2:
+    if main_a == a and main_b == b:
+        return False
+    if len(_core(main_a) - who) < 2 or len(_core(main_b) - who) < 2:
         return False
     return _core(main_a) == _core(main_b) or near_duplicate(main_a, main_b)
 

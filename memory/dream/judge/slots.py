@@ -81,6 +81,18 @@ _FROM = re.compile(
     r"从\s*[^，,。；;从]{1,12}?(?=\s*(?:改|换|调|挪|变|涨|降|升|减|增|加|到))"
     r"|(?i:\bfrom\s+[^,.;]{1,20}?(?=\s+(?:to|up to|down to)\b))"
 )
+# A value the statement says is not the one ("是一万六，不是一万五", "not 450, 500"): no value
+# of it, as the value a change moves away from is none.
+_NOT_VALUE = re.compile(
+    r"(?:而?不是|并非|而非)\s*[^，,。；;、]{1,8}"
+    r"|(?i:\b(?:not|instead of|rather than)\s+[£$€¥]?\d[\d,.]*\s*(?:k\b|[a-z]+)?)"
+)
+# A Chinese number of ten thousands or thousands ("一万五" 15000, "两千八" 2800, "1.5万",
+# "3万2"): one value, as its digits would be.
+_ZH_BIG = re.compile(
+    r"(?P<n>\d+(?:\.\d+)?|[一二两三四五六七八九十]{1,2})(?P<mag>万|千)"
+    r"(?:(?P<rest>[一二两三四五六七八九]|\d(?![\d.]))(?P<place>千|百)?)?"
+)
 _MOVED = re.compile(r"(?i)改到|改成|改为|换到|调到|挪到|\bmoved\b|\bswitched\b|\bnow\b|\bfrom\b")
 # Words that name a slot or a change, not what the slot is about.
 _SLOT = frozenset(
@@ -97,6 +109,7 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
     """The values ``text`` gives, by type (``date``, ``year``, ``weekday``, ``time``,
     ``num:UNIT``), leaving out a value it says something moved away from."""
     skip = [m.span() for m in _FROM.finditer(text)]
+    skip += [m.span() for m in _NOT_VALUE.finditer(text)]
     taken: list[tuple[int, int]] = []
     found: dict[str, set[str]] = {}
 
@@ -121,6 +134,9 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
         add("time", m, re.sub(r"\s+", "", m.group(0).lower()))
     for m in _YEAR.finditer(text):
         add("year", m, m["n"] or m["m"])
+    for m in _ZH_BIG.finditer(text):
+        after = _ZH_MEASURE_AFTER.match(text, m.end())
+        add("num:" + (after.group(0).strip() if after else ""), m, _zh_big_value(m))
     for m in _ZH_NUMERAL.finditer(text):
         add("num:" + m["unit"], m, _zh_value(m["n"]) + (".5" if m["half"] else ""))
     for m in _EN_NUMERAL.finditer(text):
@@ -131,6 +147,23 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
             unit = ""  # "33 until", "34 and": a word after the number, no unit of it
         add("num:" + (stem(unit) if unit.isascii() else unit), m, m["n"].replace(",", ""))
     return {kind: frozenset(values) for kind, values in found.items()}
+
+
+_ZH_MEASURE_AFTER = re.compile(rf"\s*(?:{_ZH_MEASURE})")
+
+
+def _zh_big_value(m: re.Match[str]) -> str:
+    """The number a Chinese ten-thousands or thousands value writes ("一万五" -> 15000)."""
+    n, mag, rest = m["n"], m["mag"], m["rest"]
+    scale = 10_000 if mag == "万" else 1_000
+    head = float(n) if n[0].isdigit() else float(_zh_value(n))
+    tail = 0.0
+    if rest:
+        digit = int(rest) if rest.isdigit() else _ZH_DIGIT[rest]
+        # the next place down, named or not: 一万五(千) is 15000, 两千八(百) 2800
+        tail = digit * scale / 10
+    value = head * scale + tail
+    return str(int(value)) if value.is_integer() else str(value)
 
 
 def _zh_value(numeral: str) -> str:
@@ -147,7 +180,7 @@ def _zh_value(numeral: str) -> str:
 @lru_cache(maxsize=50_000)
 def anchors(text: str) -> frozenset[str]:
     """What a statement is about beyond its values and slot words (English by stem)."""
-    plain = _NUMBER.sub(" ", _TIME.sub(" ", ISO_DATE.sub(" ", text)))
+    plain = _NUMBER.sub(" ", _TIME.sub(" ", ISO_DATE.sub(" ", _ZH_BIG.sub(" ", text))))
     plain = _ZH_WEEKDAY.sub(" ", _EN_WEEKDAY.sub(" ", _ZH_NUMERAL.sub(" ", plain)))
     plain = _EN_NUMERAL.sub(lambda m: " " + m["unit"], plain)
     words = {stem(w) for w in content_words(plain)}

@@ -1,0 +1,95 @@
+"""Old values the dream never kept as items, retired all the same.
+
+A note line can give a value and never become an item: the classifier read it as chatter
+("so I was 33 until this morning haha", "老板说工资涨到一万五"). When a newer statement the
+dream keeps gives the same subject's same slot a new value, that old line goes to the
+archive as ``superseded``, citing itself, with the item that replaced it: the archive tells
+what the value was, and a later dream (which skips lines archived as superseded) does not
+bring it back. The pair is judged exactly as two items are (the engine's judgement is
+passed in); a pair the notes leave undecided (a doubt, another speaker) stays as it is.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from memory.dream.contradiction import Side, verdict
+from memory.dream.judge import single_slots
+from memory.dream.judge.relations import Said, core_words
+from memory.dream.similarity import features
+from memory.provenance import ref_lines
+
+if TYPE_CHECKING:
+    from memory.dream.extractive import Cluster, Statement
+
+WORTH_JUDGING = 0.9  # a left-out line likelier chatter than this holds no value to retire
+COMMON_KEY = 300  # a key this many clusters share says nothing (as the supersede pass)
+
+Judge = Callable[[Said, Said, "float | None"], "str | None"]
+Cosine = Callable[["Statement", "Statement"], "float | None"]
+
+
+def _keys(text: str, subject: str) -> list[tuple[str, str]]:
+    """What two statements must share to hold one slot: a content word, a topic family or
+    a single-valued slot (the supersede pass's keys)."""
+    keys = [(subject, "word:" + w) for w in sorted(core_words(text))]
+    keys += [(subject, "family:" + f) for f in sorted(features(text).families)]
+    keys += [(subject, "slot:" + s) for s in sorted(single_slots.slots(text))]
+    return keys
+
+
+def _undecided(newer: Cluster, old: Statement) -> bool:
+    """Whether the notes leave open which holds (:func:`contradiction.verdict`): the newer
+    one doubts, or another speaker says it without a word of a change. Said the same day,
+    the later line wins: the older one is no item to keep beside it as a conflict."""
+    side = newer.side()
+    speakers = frozenset({old.speaker}) if old.speaker else frozenset()
+    before = Side(old.text, min(old.day, side.day - timedelta(days=1)), speakers)
+    return verdict(side, before) == "open"
+
+
+def left_out_olds(
+    left_out: list[Statement], kept: list[Cluster], judge: Judge, cosine: Cosine
+) -> list[tuple[Statement, Cluster]]:
+    """Each statement of ``left_out`` (note lines the dream did not keep) that a newer
+    cluster of ``kept`` replaces, with the newest such cluster; a line any cluster cites is
+    not left out, and each line is retired once."""
+    cited = {line for c in kept for line in ref_lines(c.refs)}
+    index: dict[tuple[str, str], list[Cluster]] = defaultdict(list)
+    for cluster in kept:
+        head = cluster.head
+        for key in _keys(head.text, head.subject):
+            index[key].append(cluster)
+    out: list[tuple[Statement, Cluster]] = []
+    done: set[tuple[str, int]] = set()
+    for st in left_out:
+        lines = ref_lines(st.refs)
+        if st.prior is not None or st.chatter >= WORTH_JUDGING or lines & (cited | done):
+            continue
+        candidates: dict[int, Cluster] = {}
+        for key in _keys(st.text, st.subject):
+            if len(index.get(key, ())) <= COMMON_KEY:
+                for cluster in index.get(key, ()):
+                    candidates.setdefault(id(cluster), cluster)
+        newer = sorted(
+            (c for c in candidates.values() if c.latest > (st.day, st.order)),
+            key=lambda c: c.latest,
+            reverse=True,
+        )
+        old = st.said()
+        for cluster in newer:
+            head = cluster.head
+            if judge(head.said(), old, cosine(head, st)) is None:
+                continue
+            if _undecided(cluster, st):
+                continue
+            out.append((st, cluster))
+            done |= lines
+            break
+    return out
+
+
+__all__ = ["WORTH_JUDGING", "left_out_olds"]
