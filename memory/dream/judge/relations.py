@@ -169,17 +169,25 @@ _EN_NAMED = re.compile(
     rf"^(?P<who>The user|the user|[A-Z][a-z]+)'s\s+(?:\w+\s+)?(?P<rel>{_EN_REL}),?\s+"
     r"(?:is called\s+|is named\s+|named\s+|called\s+)?(?P<name>[A-Z][a-z]+)\b"
 )
+# A relation named bare, then its name, as its speaker says it ("The user: Mum is Joan, she's
+# 86", "Tom: my wife is called Sarah"): the name of the speaker's relation.
+_EN_BARE_NAMED = re.compile(
+    rf"^(?:(?P<who>The user|the user|User|[A-Z][a-z]+(?: [A-Z][a-z]+)?): )?"
+    rf"(?:(?i:my|our)\s+)?(?P<rel>(?i:{_EN_REL}))\s+(?:is called|is named|'s called|is)\s+"
+    r"(?P<name>[A-Z][a-z]+)(?=\s*(?:[,.;!]|$|and\b|who\b))"
+)
 _LABEL = re.compile(r"^(?:用户|The user|[^:：\s]{1,12})(?:：|: )")
 
 
 @lru_cache(maxsize=50_000)
 def alias_of(text: str, names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """The name a statement gives someone and whom it names ("用户的儿子叫豆豆" ->
-    (豆豆, user/son); "Tom's wife Sarah is a pilot" -> (Sarah, Tom/wife))."""
-    for pattern in (_ZH_NAMED, _EN_NAMED):
+    (豆豆, user/son); "Tom's wife Sarah is a pilot" -> (Sarah, Tom/wife); "The user: Mum is
+    Joan" -> (Joan, user/mother))."""
+    for pattern in (_ZH_NAMED, _EN_NAMED, _EN_BARE_NAMED):
         match = pattern.match(text)
         if match and match.group("name") not in names:
-            who = _who(match.group("who"), names)
+            who = _who(match.group("who") or "user", names)
             return match.group("name"), f"{who}/{_REL_OF[match.group('rel').lower()]}"
     return None
 

@@ -43,7 +43,11 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"(?:住在|住(?![到了得过着院进惯])|租在|租住在|家在|搬到了?|搬去了?|搬进了?|新家(?:地址)?(?:是|在))(?![0-9一二三四五六七八九十])"
             rf"{_ZH_VALUE}"
         ),
-        re.compile(rf"(?i)\b(?:lives?|living|resides?|residing)\s+(?:in|at)\s+{_EN_VALUE}"),
+        re.compile(
+            r"(?i)\b(?:lives?|living|resides?|residing)\s+"
+            r"(?:(?:alone|on (?:my|his|her|their) own|by (?:him|her|them)sel(?:f|ves))\s+)?"
+            rf"(?:in|at)\s+{_EN_VALUE}"
+        ),
         re.compile(rf"(?i)\b(?:moved|relocated)\s+(?:in)?to\s+{_EN_VALUE}"),
         re.compile(rf"(?i)\b(?:based|settled)\s+in\s+{_EN_VALUE}"),
     ),
