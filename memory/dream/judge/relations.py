@@ -429,13 +429,19 @@ def clear_change(text: str) -> bool:
     return bool(CHANGE.search(text) or _MOVED.search(text) or _changed_to(text))
 
 
+# A value said to hold now, whatever later day the statement also names.
+_PRESENT_VALUE = re.compile(r"(?i)(?:\b(?:is|are|'s) now|现在是|现在)\s*[£$€¥]?\s*\d")
+
+
 def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
     """Whether ``newer`` gives a new value for what ``older`` said about the same subject
     (``cosine``: their embeddings', when there are embeddings)."""
     if newer.subject != older.subject or same_fact(newer, older):
         return False
     if newer.future and not older.future and older.kind != "plan":
-        return False  # a plan does not change the present
+        if not _PRESENT_VALUE.search(newer.text):
+            return False  # a plan does not change the present
+        # "her day rate is now £520 and she's keeping it for 2027": the value holds now
     old_core, new_core = _core(older.text), _core(newer.text)
     target = _changed_to(newer.text)
     plans = "plan" in (newer.kind, older.kind)

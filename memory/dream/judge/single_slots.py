@@ -56,6 +56,12 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"在(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?)(?:工作|上班|任职|实习|做(?=[{_CJK}]{{0,8}}?(?:{_ZH_JOBS}))|当(?=[{_CJK}]{{0,6}}?(?:{_ZH_JOBS})))"
         ),
         re.compile(rf"(?:入职|跳槽到|跳槽去了?|加入了?)(?P<v>[{_CJK}A-Za-z0-9]{{2,10}})"),
+        # a job one quits or leaves names the employer of the slot too ("会辞掉幼儿园的
+        # 工作", "quit her job at Boots"): the next employer named is another value
+        re.compile(rf"(?:辞掉了?|辞去了?|离开了?)(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?)的(?:工作|职位)"),
+        re.compile(
+            rf"(?i)\b(?:quit|quits|quitting|left|leaving)\s+(?:(?:his|her|my|their|the)\s+)?job\s+(?:at|with)\s+{_EN_VALUE}"
+        ),
         # "找到工作了，在天河一家早教中心": the job found is where one works
         re.compile(rf"找到(?:了)?(?:新)?工作(?:了)?[，,]?\s*在(?P<v>[{_CJK}A-Za-z0-9]{{2,10}})"),
         re.compile(rf"(?i)\bworks?\s+(?:at|for)\s+{_EN_VALUE}"),
