@@ -205,8 +205,18 @@ def aliased(text: str, subject: str, aliases: dict[str, str]) -> str:
     return subject
 
 
+# Capitalised words that open a sentence and name no one ("The doctor lowered ...",
+# "This week ..."): whom such a line is about is not "The".
+_NO_NAME = frozenset(
+    "the a an this that these those there here my our your his her its their it we they he "
+    "she i you today yesterday tomorrow now then also and but so after before since when".split()
+)
+
+
 def _who(word: str, names: frozenset[str]) -> str:
     if word.lower() in ("用户", "the user", "user"):
+        return "user"
+    if word not in names and word.split()[0].lower() in _NO_NAME:
         return "user"
     return word if word in names or word[:1].isupper() else "user"
 
@@ -429,6 +439,11 @@ def clear_change(text: str) -> bool:
     return bool(CHANGE.search(text) or _MOVED.search(text) or _changed_to(text))
 
 
+# A value one wants, hopes or aims for, no value one has.
+_GOAL = re.compile(
+    r"(?i)\b(?:wants? to|would like to|hopes? to|hoping to|aims? to|aiming to|trying to|"
+    r"goal|target)\b|目标|想要|想减到|想瘦到|希望|争取"
+)
 # A value said to hold now, whatever later day the statement also names.
 _PRESENT_VALUE = re.compile(r"(?i)(?:\b(?:is|are|'s) now|现在是|现在)\s*[£$€¥]?\s*\d")
 
@@ -438,10 +453,13 @@ def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
     (``cosine``: their embeddings', when there are embeddings)."""
     if newer.subject != older.subject or same_fact(newer, older):
         return False
-    if newer.future and not older.future and older.kind != "plan":
-        if not _PRESENT_VALUE.search(newer.text):
-            return False  # a plan does not change the present
-        # "her day rate is now £520 and she's keeping it for 2027": the value holds now
+    if _GOAL.search(newer.text) and not (_GOAL.search(older.text) or is_future(older.text)):
+        return False  # "wants to get down to 85 kg" is a goal, no value held
+    # a plan does not change the present, unless it says a value holds now ("her day rate
+    # is now £520 and she's keeping it for 2027")
+    future = newer.future and not older.future and older.kind != "plan"
+    if future and not _PRESENT_VALUE.search(newer.text):
+        return False
     old_core, new_core = _core(older.text), _core(newer.text)
     target = _changed_to(newer.text)
     plans = "plan" in (newer.kind, older.kind)
