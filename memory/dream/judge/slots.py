@@ -87,10 +87,10 @@ _NOT_VALUE = re.compile(
     r"(?:而?不是|并非|而非)\s*[^，,。；;、]{1,8}"
     r"|(?i:\b(?:not|instead of|rather than)\s+[£$€¥]?\d[\d,.]*\s*(?:k\b|[a-z]+)?)"
 )
-# A Chinese number of ten thousands or thousands ("一万五" 15000, "两千八" 2800, "1.5万",
-# "3万2"): one value, as its digits would be.
+# A Chinese number of ten thousands, thousands or hundreds ("一万五" 15000, "两千八" 2800,
+# "1.5万", "三百五" 350): one value, as its digits would be.
 _ZH_BIG = re.compile(
-    r"(?P<n>\d+(?:\.\d+)?|[一二两三四五六七八九十]{1,2})(?P<mag>万|千)"
+    r"(?P<n>\d+(?:\.\d+)?|[一二两三四五六七八九十]{1,2})(?P<mag>万|千|百)"
     r"(?:(?P<rest>[一二两三四五六七八九]|\d(?![\d.]))(?P<place>千|百)?)?"
 )
 _MOVED = re.compile(r"(?i)改到|改成|改为|换到|调到|挪到|\bmoved\b|\bswitched\b|\bnow\b|\bfrom\b")
@@ -153,9 +153,10 @@ _ZH_MEASURE_AFTER = re.compile(rf"\s*(?:{_ZH_MEASURE})")
 
 
 def _zh_big_value(m: re.Match[str]) -> str:
-    """The number a Chinese ten-thousands or thousands value writes ("一万五" -> 15000)."""
+    """The number a Chinese ten-thousands, thousands or hundreds value writes ("一万五" ->
+    15000)."""
     n, mag, rest = m["n"], m["mag"], m["rest"]
-    scale = 10_000 if mag == "万" else 1_000
+    scale = {"万": 10_000, "千": 1_000}.get(mag, 100)
     head = float(n) if n[0].isdigit() else float(_zh_value(n))
     tail = 0.0
     if rest:
