@@ -99,3 +99,20 @@ def test_a_sentence_opened_by_the_names_no_one() -> None:
     assert subject_of("The doctor halved the user's metformin") == "user"
     assert subject_of("This week the user started night shifts") == "user"
     assert subject_of("Ines Ruiz moved to Porto", frozenset({"Ines Ruiz"})) == "Ines Ruiz"
+
+
+def test_a_goal_clause_and_a_held_value_are_two_slots() -> None:
+    assert not changes_value("用户称体重降到了 81 公斤", "用户目标是减到 76 公斤")
+    assert changes_value("用户称体重降到了 81 公斤", "用户的体重是 84 公斤")
+    assert changes_value("用户的存钱目标改成 20 万", "用户的存钱目标是 15 万")
+
+
+def test_an_age_reached_on_a_day_is_a_change() -> None:
+    from memory.dream.extractive import ExtractiveEngine
+
+    held = Said("The user's son is 7", "user/son", "people")
+    birthday = Said("The user's son turned 8 today", "user/son", "people")
+    assert ExtractiveEngine._judge_change(birthday, held) == "rules"
+    # what happened on a day, with no word of a change, moves no one
+    party = Said("The user's son had 8 friends over today", "user/son", "people")
+    assert ExtractiveEngine._judge_change(party, held) is None

@@ -17,7 +17,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import find, month_number
-from memory.dream.judge.slots import ISO_DATE, THOUSANDS, new_value
+from memory.dream.judge.slots import GOAL, ISO_DATE, THOUSANDS, new_value
 from memory.dream.similarity import (
     CHANGE,
     FAMILIES,
@@ -433,17 +433,19 @@ def _swapped(a: str, b: str) -> bool:
     return swapped_value(a, b, exclusive=1 if changed else 2)
 
 
+# An age reached, said so ("turned 42 today", "今天满 8 岁"): the age changed.
+_AGE_REACHED = re.compile(r"(?i)\bturn(?:ed|s)\s+\d{1,3}\b|满\s*\d{1,3}\s*岁")
+
+
 @lru_cache(maxsize=50_000)
 def clear_change(text: str) -> bool:
-    """Whether ``text`` says that something changed ("改成", "搬到", "no longer", "moved to")."""
-    return bool(CHANGE.search(text) or _MOVED.search(text) or _changed_to(text))
+    """Whether ``text`` says that something changed ("改成", "搬到", "no longer", "moved to",
+    "turned 42")."""
+    return bool(
+        CHANGE.search(text) or _MOVED.search(text) or _changed_to(text) or _AGE_REACHED.search(text)
+    )
 
 
-# A value one wants, hopes or aims for, no value one has.
-_GOAL = re.compile(
-    r"(?i)\b(?:wants? to|would like to|hopes? to|hoping to|aims? to|aiming to|trying to|"
-    r"goal|target)\b|目标|想要|想减到|想瘦到|希望|争取"
-)
 # A value said to hold now, whatever later day the statement also names.
 _PRESENT_VALUE = re.compile(r"(?i)(?:\b(?:is|are|'s) now|现在是|现在)\s*[£$€¥]?\s*\d")
 
@@ -453,7 +455,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
     (``cosine``: their embeddings', when there are embeddings)."""
     if newer.subject != older.subject or same_fact(newer, older):
         return False
-    if _GOAL.search(newer.text) and not (_GOAL.search(older.text) or is_future(older.text)):
+    if GOAL.search(newer.text) and not (GOAL.search(older.text) or is_future(older.text)):
         return False  # "wants to get down to 85 kg" is a goal, no value held
     # a plan does not change the present, unless it says a value holds now ("her day rate
     # is now £520 and she's keeping it for 2027")

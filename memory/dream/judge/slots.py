@@ -195,6 +195,8 @@ def changes_value(newer: str, older: str, who: frozenset[str] = frozenset()) -> 
     """``newer`` gives another value of a type ``older`` has, and the two share an anchor
     (a word or a value): the test that places a change, not that two statements hold one
     slot (:func:`new_value`)."""
+    if bool(GOAL.search(newer)) != bool(GOAL.search(older)):
+        return False  # a value aimed for and a value held are two slots
     new, old = typed_values(newer), typed_values(older)
     common = (set(new) & set(old)) - {"date"}  # a plan's new date: relations' own rule
     changed = {k for k in common if not new[k] & old[k]}
@@ -204,6 +206,15 @@ def changes_value(newer: str, older: str, who: frozenset[str] = frozenset()) -> 
         return False  # "every Monday" and "every Sunday" may both hold: a move says so
     shared_values = any(new[k] & old[k] for k in common)
     return shared_values or bool((anchors(newer) & anchors(older)) - who)
+
+
+# A value one wants, hopes, aims or saves for, no value one has ("目标是减到 72 公斤",
+# "打算存 8 万").
+GOAL = re.compile(
+    r"(?i)\b(?:wants? to|would like to|hopes? to|hoping to|aims? to|aiming to|trying to|"
+    r"plans? to|planning to|saving (?:up )?for|goal|target)\b|目标|想要|想减到|想瘦到|希望|争取|"
+    r"打算|计划|攒钱"
+)
 
 
 def new_value(
@@ -220,4 +231,4 @@ def new_value(
     return containment(anchors(newer) - who, anchors(older) - who) >= WORDS_CONTAINMENT
 
 
-__all__ = ["anchors", "changes_value", "new_value", "typed_values"]
+__all__ = ["GOAL", "anchors", "changes_value", "new_value", "typed_values"]
