@@ -83,6 +83,11 @@ _EN_CAP = "|".join(w.capitalize() for w in _EN_REL.split("|"))
 _ZH_MULTI_REL = "|".join(w for w in _ZH_REL.split("|") if len(w) > 1)
 _ZH_BARE = re.compile(rf"^(?:(?:我们|我|咱)的?(?P<rel>{_ZH_REL})|(?P<cap>{_ZH_MULTI_REL}))")
 _EN_OWNER = re.compile(rf"\b(?:(?i:my|our)\s+(?P<rel>(?i:{_EN_REL}))|(?P<cap>{_EN_CAP}))'s\b")
+# An opener that announces what follows and says nothing itself.
+_OPENER = re.compile(
+    r"(?:另外|还有|对了|顺便)?(?:跟大家)?(?:宣布|通知|报告|更新|告诉大家)(?:一下|个事|一件事)?[，,：:]\s*"
+    r"|(?i:(?:quick\s+)?(?:update|news|fyi|btw|heads up|announcement)\s*[,:!-]\s*)"
+)
 # A relation's words reported ("老板说…", "my boss said that …"), and their opening pronoun
 # when they are about the relation itself ("妈妈说她下个月去北京").
 _TOLD = re.compile(
@@ -98,7 +103,11 @@ _SAID_BY_USER = re.compile(r"^(?:用户|The user|the user|User)(?:：|: )")
 def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     """Whom an item is about; ``user`` unless it names someone else first. A line said by
     someone ("The user: Mum moved into Oakwood", "张伟：我女儿考上了") that opens with a
-    relation named bare is about the speaker's relation."""
+    relation named bare is about the speaker's relation. An opener that only announces
+    ("另外宣布一下，", "Quick update: ") names no one: whom the rest names is whom it is about."""
+    opener = _OPENER.match(text)
+    if opener and opener.end() < len(text):
+        text = text[opener.end() :]
     for pattern in (ZH_SUBJECT, EN_SUBJECT):
         match = pattern.match(text)
         if match:
@@ -131,8 +140,10 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
                     break
             if body is not text:
                 break
-    if body is text and (has_cjk(text[:1]) or not text[:1].isupper()):
-        return ""  # a Chinese line without a speaker: "妈妈" may be anyone's in a group
+    if body is text and (bool(names) if has_cjk(text[:1]) else not text[:1].isupper()):
+        # a Chinese line without a speaker: "妈妈" may be anyone's in a group (in a private
+        # chat, the one chat member is the user)
+        return ""
     for pattern in (ZH_SUBJECT, EN_SUBJECT):  # "The user: the user's mum is ..."
         match = pattern.match(body)
         if match:
