@@ -123,9 +123,3 @@ def test_an_announcing_opener_names_no_one() -> None:
     assert subject_of("另外宣布一下，郑洁调到北京分部了", names) == "郑洁"
     assert subject_of("Quick update: Tom Hale joined the Leeds team", names) == "Tom Hale"
     assert subject_of("通知一下，周五团建改到周六", names) == "user"
-
-
-def test_a_relation_named_bare_in_a_private_chat_is_the_users() -> None:
-    assert subject_of("妈妈搬去舅舅家住了") == "user/mother"
-    # in a group, a bare 妈妈 without a speaker may be anyone's
-    assert subject_of("妈妈搬去舅舅家住了", frozenset({"郑洁"})) == "user"

@@ -140,10 +140,8 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
                     break
             if body is not text:
                 break
-    if body is text and (bool(names) if has_cjk(text[:1]) else not text[:1].isupper()):
-        # a Chinese line without a speaker: "妈妈" may be anyone's in a group (in a private
-        # chat, the one chat member is the user)
-        return ""
+    if body is text and (has_cjk(text[:1]) or not text[:1].isupper()):
+        return ""  # a Chinese line without a speaker: "妈妈" may be anyone's in a group
     for pattern in (ZH_SUBJECT, EN_SUBJECT):  # "The user: the user's mum is ..."
         match = pattern.match(body)
         if match:
