@@ -123,3 +123,11 @@ def test_an_announcing_opener_names_no_one() -> None:
     assert subject_of("另外宣布一下，郑洁调到北京分部了", names) == "郑洁"
     assert subject_of("Quick update: Tom Hale joined the Leeds team", names) == "Tom Hale"
     assert subject_of("通知一下，周五团建改到周六", names) == "user"
+
+
+def test_the_learned_judgement_takes_no_goal_for_a_value() -> None:
+    from memory.dream.judge import slotmodel
+
+    assert not slotmodel.could_replace("用户想把体重减到六十五公斤", "用户体重七十二公斤")
+    assert slotmodel.probability("The user hopes to earn £50k", "The user earns £41k", 0.95) == 0
+    assert slotmodel.could_replace("用户的体重降到七十公斤了", "用户体重七十二公斤")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from memory.dream.judge.slots import anchors, typed_values
+from memory.dream.judge.slots import GOAL, anchors, typed_values
 from memory.dream.similarity import CHANGE, NEGATION, features
 from memory.dream.text_memo import persisted
 from memory.overlap import containment, jaccard
@@ -160,7 +160,9 @@ def could_replace(newer: str, older: str, who: frozenset[str] = frozenset()) -> 
     and that ``newer`` came later): ``newer`` brings a value ``older`` lacks, a value (a
     number, a date, a time) ``older`` does not give, or, unless it says the value holds
     ("still at Parkside", "还是住浦东"), a word of its own that is neither a slot word nor
-    the subject's. The old value said again is no new one."""
+    the subject's. The old value said again is no new one, nor a goal over a value held."""
+    if GOAL.search(newer) and not GOAL.search(older):
+        return False  # a value aimed for is no value held ("wants to get down to 70 kg")
     new_values = {v for values in typed_values(newer).values() for v in values}
     old_values = {v for values in typed_values(older).values() for v in values}
     if new_values - old_values:
