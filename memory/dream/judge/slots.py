@@ -212,7 +212,8 @@ def changes_value(newer: str, older: str, who: frozenset[str] = frozenset()) -> 
 # "打算存 8 万").
 GOAL = re.compile(
     r"(?i)\b(?:wants? to|would like to|hopes? to|hoping to|aims? to|aiming to|trying to|"
-    r"plans? to|planning to|saving (?:up )?for|goal|target)\b|目标|想要|想减到|想瘦到|希望|争取|"
+    r"plans? to|planning to|saving (?:up )?for|goal|target)\b|"
+    r"目标|想要|想把|想减到|想瘦到|希望|争取|"
     r"打算|计划|攒钱"
 )
 
