@@ -11,7 +11,7 @@ with Python's operators, once per candidate or per day.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import count as count_from
 
 import numpy as np
@@ -120,22 +120,47 @@ Span = tuple[str, int, int]  # path, start line, end line
 
 
 def neighbour_scores(
-    spans: Sequence[Span], turns: Sequence[int], scores: Floats, share: float
+    spans: Sequence[Span], turn: Callable[[int], bool], scores: Floats, share: float
 ) -> Floats:
-    """:func:`ranking.neighbour_boost` over arrays: each of the ``turns`` (indices of the
-    candidates that are conversation turns) plus ``share`` of the better score of the turns
-    right beside it in the same file, rounded as the scores are; others unchanged."""
-    if share <= 0 or not turns:
+    """:func:`ranking.neighbour_boost` over arrays: each candidate that is a conversation
+    turn (``turn`` of its index) plus ``share`` of the better score of the turns right
+    beside it in the same file (the lines just before and after), rounded as the scores
+    are; others unchanged. Only candidates with one right beside them are asked ``turn``."""
+    if share <= 0:
         return scores
+    starts: dict[tuple[str, int], list[int]] = {}
+    ends: dict[tuple[str, int], list[int]] = {}
+    for n, (path, start, end) in enumerate(spans):
+        starts.setdefault((path, start), []).append(n)
+        ends.setdefault((path, end), []).append(n)
+    beside = {
+        n: (ends.get((path, start - 1), []), starts.get((path, end + 1), []))
+        for n, (path, start, end) in enumerate(spans)
+        if (path, start - 1) in ends or (path, end + 1) in starts
+    }
+    if not beside:
+        return scores
+    asked: dict[int, bool] = {}
+
+    def is_turn(n: int) -> bool:
+        if n not in asked:
+            asked[n] = turn(n)
+        return asked[n]
+
+    def last_turn(found: list[int]) -> int | None:  # a later candidate's span wins, as in a dict
+        return next((n for n in reversed(found) if is_turn(n)), None)
+
     values = scores.tolist()
-    starts = {(spans[n][0], spans[n][1]): values[n] for n in turns}
-    ends = {(spans[n][0], spans[n][2]): values[n] for n in turns}
     out = scores.copy()
-    for n in turns:
-        path, start, end = spans[n]
-        beside = max(ends.get((path, start - 1), 0.0), starts.get((path, end + 1), 0.0))
-        if beside > 0:
-            out[n] = round(values[n] + share * beside, 6)
+    for n, (before, after) in beside.items():
+        if not is_turn(n):
+            continue
+        left, right = last_turn(before), last_turn(after)
+        best = max(
+            values[left] if left is not None else 0.0, values[right] if right is not None else 0.0
+        )
+        if best > 0:
+            out[n] = round(values[n] + share * best, 6)
     return out
 
 

@@ -283,8 +283,8 @@ def rank(
     score = rounded(base * recency * importances([row.importance for row in found]) * tier)
     spans = [(row.path, row.start_line, row.end_line) for row in found]
     if settings.neighbour_share > 0:
-        turns = [n for n, row in enumerate(found) if is_turn(row.text)]
-        score = neighbour_scores(spans, turns, score, settings.neighbour_share)
+        turn = lambda n: is_turn(found[n].text)  # noqa: E731
+        score = neighbour_scores(spans, turn, score, settings.neighbour_share)
     pinned = np.array(
         [
             row.path in pins and (i in keyword or i in cosine or not keyword)
