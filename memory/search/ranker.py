@@ -283,7 +283,10 @@ def rank(
     score = rounded(base * recency * importances([row.importance for row in found]) * tier)
     spans = [(row.path, row.start_line, row.end_line) for row in found]
     if settings.neighbour_share > 0:
-        turn = lambda n: is_turn(found[n].text)  # noqa: E731
+
+        def turn(n: int) -> bool:
+            return is_turn(found[n].text)
+
         score = neighbour_scores(spans, turn, score, settings.neighbour_share)
     pinned = np.array(
         [
