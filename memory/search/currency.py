@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from functools import cached_property
 
 from memory.errors import MalformedFile
 from memory.memory_file import ArchivedItem, MemoryItem, read_archive, read_memory
@@ -56,6 +57,12 @@ class Currency:
     as_of: Mapping[int, date] = field(default_factory=dict)  # MEMORY.md line -> newest source
     cited: Mapping[tuple[str, int], frozenset[int]] = field(default_factory=dict)  # -> items
     words: Mapping[int, frozenset[str]] = field(default_factory=dict)  # item line -> its words
+
+    @cached_property
+    def cited_paths(self) -> frozenset[str]:
+        """The files with a line that an item cites or that an item may have replaced:
+        :meth:`successors_of` and :meth:`distilled_from` find nothing in any other."""
+        return frozenset(path for path, _ in (*self.successors, *self.cited))
 
     def distilled_from(
         self, path: str, start: int, end: int, text: str, answers: Callable[[str], bool]

@@ -12,35 +12,39 @@ after, in the service, once the hits of a question's facets have joined.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from datetime import date
+from functools import lru_cache
 from typing import Any, Literal
+
+import numpy as np
 
 from memory.search.chunker import is_turn
 from memory.search.currency import NO_CURRENCY, Currency
 from memory.search.keyword_index import KeywordHit, index_tokens, query_terms
 from memory.search.names import names_unheard
+from memory.search.rank_arrays import (
+    apart,
+    fused,
+    importances,
+    mmr_matrix,
+    neighbour_scores,
+    rounded,
+    scaled_cosines,
+)
 from memory.search.ranking import (
     CORE_PATH,
     Candidate,
     Gate,
-    cosine_to_score,
     coverage,
     current_first,
     drop_echoes,
-    drop_overlapping,
-    fuse,
     has_evidence,
-    importance_multiplier,
     inheritors,
-    mmr,
-    neighbour_boost,
     note_date,
     query_floor,
     recency_multiplier,
     reciprocal_ranks,
-    similarity,
-    tier_multiplier,
 )
 from memory.search.store import Store, StoredChunk
 from memory.segment import content_words, tokens
@@ -69,6 +73,7 @@ class RankSettings:
 
 
 Source = Literal["vector", "keyword", "hybrid"]
+recency_of = lru_cache(maxsize=1 << 16)(recency_multiplier)  # one figure a note a day
 EVIDENCE_DEPTH = 10  # keyword hits (best first) whose coverage the evidence gate reads
 
 
@@ -117,8 +122,11 @@ def _successors(
     answers the question and that items were distilled from (:meth:`Currency.distilled_from`);
     those items join ``rows``, so a question asked in the note's words finds the item."""
     lines: dict[int, set[int]] = {}  # candidate chunk id -> MEMORY.md lines of successors
+    paths = currency.cited_paths
+    if not paths:
+        return {}
     for chunk_id, row in rows.items():
-        if row.path != CORE_PATH:
+        if row.path != CORE_PATH and row.path in paths:
             found = currency.successors_of(row.path, row.start_line, row.end_line)
             found |= currency.distilled_from(
                 row.path, row.start_line, row.end_line, row.text, answers
@@ -179,127 +187,159 @@ def rank(
     rankings share their candidates), completed here with the rows it lacks."""
     keyword = {h.chunk_id: h.score for h in keyword_hits}
     cosine = dict(vector_hits)
-    vector = {i: cosine_to_score(c, *cosine_range) for i, c in vector_hits}
     pins = pinned_paths(query, store.files_named(pin_names(query)))
     if not pins and settings.unheard_names and names_unheard(query, unheard, query_terms):
         return []
     pinned_ids = {i for p in pins for i in store.chunks_of(p, limit)}
-    rows = chunk_rows(store, set(keyword) | set(vector) | pinned_ids, fetched)
-    retrieved = set(rows)
+    rows = chunk_rows(store, set(keyword) | set(cosine) | pinned_ids, fetched)
+    retrieved = len(rows)  # the first rows: those retrieved; successors join after them
     bar_covered = settings.gate.coverage
     answers = lambda line: coverage(index_tokens(line), term_weights or {}) >= bar_covered  # noqa: E731
     olds = _successors(rows, store, currency, answers) if settings.provenance else {}
-    vectors_on = bool(vector_ids)
-    floor = query_floor([c for _, c in vector_hits], cosine_range[0], settings.gate.floor_rank)
+    gate = settings.gate
+    floor = query_floor([c for _, c in vector_hits], cosine_range[0], gate.floor_rank)
     rrf = reciprocal_ranks(
         [[h.chunk_id for h in keyword_hits], [i for i, _ in vector_hits]], settings.rrf_k
     )
     weights = term_weights or {}
     read = {h.chunk_id for h in keyword_hits[:EVIDENCE_DEPTH]}  # whose coverage is read
 
+    # one entry per candidate row, in ``rows`` order
+    ids = list(rows)
+    at = {chunk_id: n for n, chunk_id in enumerate(ids)}
+    has_vector = np.array([i in vector_ids for i in ids], dtype=np.bool_)
+    hit = np.array([i in cosine for i in ids], dtype=np.bool_)
+    cosines = np.array([cosine.get(i, 0.0) for i in ids], dtype=np.float64)
+    vector = scaled_cosines(cosines, *cosine_range) * hit if cosine else np.zeros(len(ids))
+    # the vector test of :func:`has_evidence` (a chunk's coverage is read only without it)
+    near = has_vector & hit & (vector >= gate.vector) & (cosines - floor >= gate.margin)
+
     known: dict[int, bool] = {}  # each chunk's answer, asked again for MEMORY.md items
 
-    def evident(chunk_id: int, v: float | None) -> bool:
+    def evident(chunk_id: int) -> bool:
         if chunk_id not in known:
-            known[chunk_id] = tested(chunk_id, v)
+            known[chunk_id] = tested(chunk_id)
         return known[chunk_id]
 
-    def tested(chunk_id: int, v: float | None) -> bool:
-        # the vector test first: segmenting a chunk's text for its coverage is the cost
-        if has_evidence(0.0, v, cosine.get(chunk_id), floor, settings.gate):
+    def tested(chunk_id: int) -> bool:
+        if gate.coverage <= 0.0 or near[at[chunk_id]]:
             return True
         if chunk_id not in read and not (chunk_id in keyword and rows[chunk_id].path == CORE_PATH):
             return False
         covered = coverage(index_tokens(rows[chunk_id].text), weights)
-        return has_evidence(covered, None, None, floor, settings.gate)
+        return has_evidence(covered, None, None, floor, gate)
 
-    candidates: list[Candidate] = []
-    evidence = any(
-        evident(i, vector.get(i, 0.0) if vectors_on and i in vector_ids else None)
-        for i in [h.chunk_id for h in keyword_hits[:EVIDENCE_DEPTH]] + [i for i, _ in vector_hits]
-        if i in rows
-    )
+    asked = [h.chunk_id for h in keyword_hits[:EVIDENCE_DEPTH]] + [i for i, _ in vector_hits]
+    asked = [i for i in asked if i in rows]
+    # any chunk is evidence: the vector tests first, segmenting a chunk's text is the cost
+    evidence = bool(near[[at[i] for i in asked]].any()) or any(evident(i) for i in asked)
 
-    def vector_of(chunk_id: int) -> float | None:
-        return vector.get(chunk_id, 0.0) if vectors_on and chunk_id in vector_ids else None
-
-    base = {
-        i: fuse(vector_of(i), keyword.get(i, 0.0), settings.vector_weight)
-        + settings.rrf_weight * rrf.get(i, 0.0)
-        for i in rows
-    }
+    base = fused(
+        vector,
+        np.array([keyword.get(i, 0.0) for i in ids], dtype=np.float64),
+        has_vector,
+        settings.vector_weight,
+    ) + settings.rrf_weight * np.array([rrf.get(i, 0.0) for i in ids], dtype=np.float64)
     # the new fact is as relevant as the old one's wording, when the question is about it:
     # that wording is evidence, and among the ``limit`` best-scored candidates
-    top = sorted((base[i] for i in retrieved), reverse=True)[: max(1, limit)]
-    bar = top[-1] if top else 0.0
-    olds = {
-        old: items
-        for old, items in olds.items()
-        if base[old] >= bar and evident(old, vector_of(old))
-    }
-    heir = inheritors(olds, base)
+    heir: dict[int, int] = {}
+    if olds:
+        top = sorted(base[:retrieved].tolist(), reverse=True)[: max(1, limit)]
+        bar = top[-1] if top else 0.0
+        olds = {old: items for old, items in olds.items() if base[at[old]] >= bar and evident(old)}
+        heir = inheritors(olds, dict(zip(ids, base.tolist(), strict=True)))
+        for old, item in heir.items():
+            base[at[item]] = max(base[at[item]], base[at[old]])
     succeeds = set(heir.values())  # items that replaced a fact the question is about
-    for old, item in heir.items():
-        base[item] = max(base[item], base[old])
-    for unused in set(rows) - retrieved - succeeds:  # joined for nothing the question is about
-        del rows[unused]
-    for chunk_id, row in rows.items():
-        v = vector_of(chunk_id)
-        core_evident = row.path == CORE_PATH and (chunk_id in succeeds or evident(chunk_id, v))
-        replaced = (row.path, row.start_line) in currency.superseded
-        score = (
-            base[chunk_id]
-            * recency_multiplier(row.path, now, settings.recency_floor, settings.half_life_days)
-            * importance_multiplier(row.importance)
-            * tier_multiplier(
-                row.path, core_evident, replaced, settings.core_boost, settings.superseded_factor
-            )
-        )
-        candidates.append(
-            Candidate(
-                chunk_id,
-                row.path,
-                row.start_line,
-                row.end_line,
-                round(score, 6),
-                frozenset(),
-                pinned=row.path in pins
-                and (chunk_id in keyword or chunk_id in vector or not keyword),
-                superseded=replaced,
-                day=note_date(row.path),
-                as_of=currency.as_of.get(row.start_line)
-                if core_evident and settings.provenance
-                else None,
-                cosine=cosine.get(chunk_id),
-                follows=heir.get(chunk_id),
-            )
-        )
-    if settings.neighbour_share > 0:
-        turn_ids = {i for i, row in rows.items() if is_turn(row.text)}
-        candidates = neighbour_boost(
-            candidates, settings.neighbour_share, lambda c: c.chunk_id in turn_ids
-        )
-    kept = [c for c in candidates if c.pinned or (evidence and c.score >= min_score)]
-    kept.sort(key=lambda c: (not c.pinned, -c.score, c.chunk_id))
-    kept = drop_echoes(
-        drop_overlapping(kept, limit * 4),
-        lambda c: rows[c.chunk_id].text,
-        lambda c: c.path.startswith(f"{SESSION_FOLDER}/"),
+    # joined for nothing the question is about: dropped
+    keep = [n for n, i in enumerate(ids) if n < retrieved or i in succeeds]
+    if len(keep) < len(ids):
+        for unused in ids[retrieved:]:
+            if unused not in succeeds:
+                del rows[unused]
+        ids = [ids[n] for n in keep]
+        at = {chunk_id: n for n, chunk_id in enumerate(ids)}
+        base, near = base[keep], near[keep]
+    found = [rows[i] for i in ids]
+    core = [n for n, row in enumerate(found) if row.path == CORE_PATH]
+    core_evident = {ids[n] for n in core if ids[n] in succeeds or evident(ids[n])}
+    replaced = np.array(
+        [(row.path, row.start_line) in currency.superseded for row in found]
+        if currency.superseded
+        else np.zeros(len(found)),
+        dtype=np.bool_,
     )
-    stored = words([c.chunk_id for c in kept]) if words is not None else {}
+    tier = np.where(replaced, settings.superseded_factor, 1.0)
+    for n in core:
+        if ids[n] in core_evident and not replaced[n]:
+            tier[n] = settings.core_boost
+    recency = np.array(
+        [
+            recency_of(row.path, now, settings.recency_floor, settings.half_life_days)
+            for row in found
+        ],
+        dtype=np.float64,
+    )
+    score = rounded(base * recency * importances([row.importance for row in found]) * tier)
+    spans = [(row.path, row.start_line, row.end_line) for row in found]
+    if settings.neighbour_share > 0:
+
+        def turn(n: int) -> bool:
+            return is_turn(found[n].text)
+
+        score = neighbour_scores(spans, turn, score, settings.neighbour_share)
+    pinned = np.array(
+        [
+            row.path in pins and (i in keyword or i in cosine or not keyword)
+            for i, row in zip(ids, found, strict=True)
+        ]
+        if pins
+        else np.zeros(len(ids)),
+        dtype=np.bool_,
+    )
+    chosen = pinned | (evidence & (score >= min_score))
+    id_array = np.array(ids, dtype=np.int64)
+    ranked = np.lexsort((id_array, -score, ~pinned))  # pinned first, then best first
+    order = [int(n) for n in ranked[chosen[ranked]]]
+
+    def candidate(n: int, terms: frozenset[str]) -> Candidate:
+        row, chunk_id = found[n], ids[n]
+        evident_core = chunk_id in core_evident
+        return Candidate(
+            chunk_id,
+            row.path,
+            row.start_line,
+            row.end_line,
+            float(score[n]),
+            terms,
+            pinned=bool(pinned[n]),
+            superseded=bool(replaced[n]),
+            day=note_date(row.path),
+            as_of=currency.as_of.get(row.start_line)
+            if evident_core and settings.provenance
+            else None,
+            cosine=cosine.get(chunk_id),
+            follows=heir.get(chunk_id),
+        )
+
+    # Candidate objects only for what the diversity pass may pick
+    pool = drop_echoes(
+        [order[n] for n in apart([spans[n] for n in order], limit * 4)],
+        lambda n: found[n].text,
+        lambda n: found[n].path.startswith(f"{SESSION_FOLDER}/"),
+    )
+    stored = words([ids[n] for n in pool]) if words is not None else {}
     kept = [
-        replace(c, terms=stored.get(c.chunk_id) or frozenset(content_words(rows[c.chunk_id].text)))
-        for c in kept
+        candidate(n, stored.get(ids[n]) or frozenset(content_words(found[n].text))) for n in pool
     ]
-
-    def alike(a: Candidate, b: Candidate) -> float:
-        return similarity(a, b, settings.same_file_similarity)
-
-    picked = current_first(mmr(kept, limit, settings.mmr_lambda, alike), settings.current_margin)
+    picked = current_first(
+        mmr_matrix(kept, limit, settings.mmr_lambda, settings.same_file_similarity),
+        settings.current_margin,
+    )
     out = []
     for c in picked:
         row = rows[c.chunk_id]
-        by_keyword, by_vector = c.chunk_id in keyword, c.chunk_id in vector
+        by_keyword, by_vector = c.chunk_id in keyword, c.chunk_id in cosine
         source: Source = (
             "hybrid" if by_keyword and by_vector else "vector" if by_vector else "keyword"
         )

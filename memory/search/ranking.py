@@ -334,11 +334,12 @@ def cover_facets(main: Sequence[S], facets: Sequence[Sequence[S]], limit: int) -
     return out
 
 
+T = TypeVar("T")
+
+
 def drop_echoes(
-    items: Sequence[Candidate],
-    text_of: Callable[[Candidate], str],
-    is_log: Callable[[Candidate], bool],
-) -> list[Candidate]:
+    items: Sequence[T], text_of: Callable[[T], str], is_log: Callable[[T], bool]
+) -> list[T]:
     """Leave out each session log turn whose words another candidate quotes whole (a
     daily note's flushed line): the note already shows what was said, and the turn would
     only take a place in the top hits. Turns a note words differently stay; order is kept."""
