@@ -12,7 +12,8 @@ cross-validated accuracy and the chatter vs durable error rates of each model an
 two together before fitting on everything.
 
 Usage: ``python bench/train_judge.py [--epochs 30] [--l2 1e-4] [--min-count 2]
-[--ngram-weight 0.35] [--data 'sentences*.tsv']``.
+[--ngram-weight 0.35] [--data 'sentences*.tsv'] [--extra 'pending/*.tsv']``. ``--extra`` adds files
+not (yet) in the shipped model's data, e.g. ``pending/sentences_styles.tsv``.
 Deterministic: the same data gives the same file.
 """
 
@@ -272,6 +273,9 @@ def main() -> int:
     parser.add_argument("--no-cv", action="store_true")
     parser.add_argument("--no-embeddings", action="store_true")
     parser.add_argument("--data", default="sentences*.tsv", help="which files of the data folder")
+    parser.add_argument(
+        "--extra", action="append", default=[], help="more files of the data folder (a glob)"
+    )
     parser.add_argument("--embedding-cache", help="keep the sentences' vectors in this .npz")
     parser.add_argument(
         "--apart",
@@ -282,6 +286,7 @@ def main() -> int:
     keep = Path(args.embedding_cache) if args.embedding_cache else None
     args.embed = None if args.no_embeddings else Embeddings(keep)
     rows = read_all(DATA, args.data)
+    rows += [row for extra in args.extra for row in read_all(DATA, extra)]
     kept = {row for path in DATA.glob(args.apart) for row in read(path)}
     apart = frozenset(i for i, row in enumerate(rows) if row in kept)
     print(
