@@ -32,6 +32,7 @@ from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
 from memory.dream.grounding import support
 from memory.dream.judge import (
+    again,
     bitext,
     dates,
     importance,
@@ -771,7 +772,9 @@ def _keeps(newer: str, older: str) -> bool:
 
 
 def _same_or_restated(a: Said, b: Said, cosine: float | None) -> bool:
-    return same_fact(a, b, cosine) or restate.restates(a, b, cosine)
+    return (
+        same_fact(a, b, cosine) or restate.restates(a, b, cosine) or again.says_again(a, b, cosine)
+    )
 
 
 def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:

@@ -139,11 +139,22 @@ DISCOURSE = frozenset(
 )
 
 
+# A date moved ("cardiology is moved to 15 December", "moved the pitch to Tuesday"): a plan
+# rescheduled, nobody's home. Its "moved" names no topic.
+_RESCHEDULED = re.compile(
+    r"(?i)\b(?:moved|moves|moving|move)\b(?:\s+[\w&'-]+){0,3}?\s+(?:to|until|till)\s+"
+    r"(?:\d|(?:next\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|the\s+\d)"
+)
+_MOTION = frozenset("move moved moves moving".split())
+
+
 @lru_cache(maxsize=100_000)
 @persisted("similarity.features", Features)
 def features(text: str) -> Features:
     words = frozenset(content_words(text)) - DISCOURSE
-    families = frozenset(_FAMILY_OF[w] for w in words if w in _FAMILY_OF)
+    topical = words - _MOTION if _RESCHEDULED.search(text) else words
+    families = frozenset(_FAMILY_OF[w] for w in topical if w in _FAMILY_OF)
     families |= frozenset(_FAMILY_OF[w] for w in _CJK_FAMILY_WORDS if w in text)
     return Features(
         text=text,
@@ -205,17 +216,37 @@ def negated_terms(text: str) -> frozenset[str]:
 def negation_conflict(a: str, b: str) -> bool:
     """One statement negates something the other affirms ("不喜欢X" vs "喜欢X").
 
-    A negation of extra detail ("喜欢美式咖啡，不加糖" vs "喜欢美式咖啡") is no conflict.
+    A negation of extra detail ("喜欢美式咖啡，不加糖" vs "喜欢美式咖啡") is no conflict, nor
+    is the same negation worded otherwise ("不加糖" / "不要加糖", "doesn't eat" / "never
+    eats"): the other must say the term where no negation stands just before it.
     """
     for text, other in ((a, b), (b, a)):
         lowered = other.lower()
         for term in negated_terms(text):
             if term in negated_terms(other):
                 continue
-            if term and (
-                term in lowered if not term.isascii() else _whole_word(term).search(lowered)
-            ):
+            if term and _affirms(lowered, term):
                 return True
+    return False
+
+
+# A negation just before a term ("不要加糖", "doesn't really eat"): the term is not affirmed.
+_NEGATED_BEFORE_CJK = re.compile(r"[不没别未非无]")
+_NEGATED_BEFORE_EN = re.compile(r"(?i)(?:\bnot|\bnever|\bno|n't)(?:\s+\w+)?\s*$")
+
+
+def _affirms(lowered: str, term: str) -> bool:
+    """Whether ``lowered`` says ``term`` somewhere with no negation just before it."""
+    if term.isascii():
+        starts = [m.start() for m in _whole_word(term).finditer(lowered)]
+    else:
+        starts = [m.start() for m in re.finditer(re.escape(term), lowered)]
+    for start in starts:
+        if term.isascii():
+            if not _NEGATED_BEFORE_EN.search(lowered[max(0, start - 24) : start]):
+                return True
+        elif not _NEGATED_BEFORE_CJK.search(lowered[max(0, start - 2) : start]):
+            return True
     return False
 
 

@@ -1,0 +1,148 @@
+"""One fact said again, recognised by what it names: the same values of the same thing.
+
+A note line often says a fact again in other words, or beside another detail: "Still on
+the 10mg amlodipine" after "Doctor upped the amlodipine to 10mg from 2026-06-08";
+"Cardiology on 2026-12-15, the user is taking her" after "cardiology is moved to 15
+December"; "咖啡不要加糖，上次你推荐的店给用户加了" beside "喝咖啡不加糖，少冰"; "还是喜欢喝
+乌龙茶" after "改喝乌龙茶了". The wording tests (:func:`memory.dream.judge.relations.same_fact`,
+:func:`memory.dream.judge.restate.restates`) ask for the same numbers written the same way
+and most words in common, so these stay apart.
+
+:func:`says_again` takes two statements of one subject, close by embedding
+(:data:`AGAIN_COSINE`), both negated or neither, both plans still to come or neither,
+for one fact when one of:
+
+- **values**: the shorter one's values (dates by month and day, times, numbers with their
+  unit: :func:`values`) are all the other's, there is at least one, and the two name one
+  thing beyond their subject (a content word or, in Chinese, a character pair in common);
+- **confirmed**: one names the value the other says something changed to ("改喝乌龙茶了" /
+  "还是喜欢喝乌龙茶": :func:`~memory.dream.judge.relations.confirms`);
+- **wording**: neither gives a value and one's main assertion (its first clause, without a
+  speaker's label, "still", "again", a negation written "不要" / "别" as "不") lies within
+  the other.
+
+Whether one of them gives a new value for the other is not asked here: the caller's change
+judgement decides that first (a change, whatever it shares, is no restatement). Pure
+functions.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memory.dream.judge.relations import Said, confirms, subject_words
+from memory.dream.judge.restate import main_assertion
+from memory.dream.judge.slots import anchors, typed_values
+from memory.dream.similarity import NEGATION, cjk_bigrams, negation_conflict
+from memory.search.stemming import stem
+from memory.segment import content_words, has_cjk
+
+AGAIN_COSINE = 0.90  # the embedding floor: both say something about one thing
+GRAM_SHARE = 0.75  # of a Chinese main assertion's character pairs found in the other
+
+# Clock times as one form ("9点半", "上午9点", "7pm", "9:30" -> "9:30"), before typing.
+_ZH_TIME = re.compile(
+    r"(?P<part>上午|早上|下午|晚上|中午)?\s*(?P<h>\d{1,2})\s*点(?P<m>半|\d{1,2}分?)?"
+)
+_EN_TIME = re.compile(r"(?i)\b(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)")
+_ISO_DAY = re.compile(r"^(?:\d{4})-(\d{2}-\d{2})$")
+
+
+def _clock(hour: int, minute: int, after_noon: bool) -> str:
+    if after_noon and hour < 12:
+        hour += 12
+    return f"{hour}:{minute:02d}"
+
+
+def _zh_time(m: re.Match[str]) -> str:
+    minute = m["m"] or ""
+    minutes = 30 if minute == "半" else int(minute.rstrip("分") or 0)
+    return " " + _clock(int(m["h"]), minutes, m["part"] in ("下午", "晚上")) + " "
+
+
+def _en_time(m: re.Match[str]) -> str:
+    return " " + _clock(int(m["h"]), int(m["m"] or 0), m["ap"].lower().startswith("p")) + " "
+
+
+@lru_cache(maxsize=50_000)
+def values(text: str) -> frozenset[str]:
+    """The values ``text`` gives, typed and in one form: a date by its month and day (a
+    note's "15 December" is the item's "2026-12-15"), a clock time however written, a
+    number with its unit."""
+    plain = _EN_TIME.sub(_en_time, _ZH_TIME.sub(_zh_time, text))
+    out = set()
+    for kind, found in typed_values(plain).items():
+        for value in found:
+            day = _ISO_DAY.match(value) if kind == "date" else None
+            out.add(f"{kind}={day.group(1) if day else value}")
+    return frozenset(out)
+
+
+_LABEL = re.compile(r"^[^:：\s]{1,12}(?:：|: )")
+_AGAIN = re.compile(r"还是|仍然|依然|一直|照样|也|又|(?i:\b(?:still|again|also|too)\b)")
+_NOT = re.compile(r"不要|不用|不想|别")  # a negation as "不" writes it
+
+
+@lru_cache(maxsize=50_000)
+def _bare(text: str) -> str:
+    return _NOT.sub("不", _AGAIN.sub("", _LABEL.sub("", text, count=1)))
+
+
+@lru_cache(maxsize=50_000)
+def _grams(text: str) -> frozenset[str]:
+    return frozenset(cjk_bigrams(text.replace("用户", " "), singles=False))
+
+
+@lru_cache(maxsize=50_000)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in content_words(text) if not w[:1].isdigit())
+
+
+def _within(short: str, long: str) -> bool:
+    """``short``'s main assertion says something, all of it within ``long``."""
+    main = _bare(main_assertion(_LABEL.sub("", short, count=1)))
+    if has_cjk(main):
+        grams = _grams(main)
+        return len(grams) >= 2 and len(grams & _grams(_bare(long))) >= GRAM_SHARE * len(grams)
+    words = _words(main) - {"user"}
+    return len(words) >= 2 and words <= _words(_bare(long))
+
+
+def _one_thing(a: Said, b: Said) -> bool:
+    """The two name one thing beyond whom they are about: an anchor (a content word that is
+    no value nor slot word) in common, or one's Chinese anchor inside the other's text."""
+    who = subject_words(a.subject) | {"user", "用户"}
+    mine, theirs = anchors(a.text) - who, anchors(b.text) - who
+    if mine & theirs:
+        return True
+    for one, other in ((mine, b.text), (theirs, a.text)):
+        grams = _grams(other)
+        if any(has_cjk(w) and len(w) > 1 and cjk_bigrams(w, singles=False) <= grams for w in one):
+            return True
+    return False
+
+
+def says_again(a: Said, b: Said, cosine: float | None) -> bool:
+    """Whether ``a`` and ``b`` state one fact (see the module)."""
+    if cosine is None or cosine < AGAIN_COSINE or a.subject != b.subject:
+        return False
+    if a.future != b.future:
+        return False  # a plan and what came of it ("要搬家了" / "搬完了") are two facts
+    if bool(NEGATION.search(a.text)) != bool(NEGATION.search(b.text)):
+        return False
+    va, vb = values(a.text), values(b.text)
+    short, long = (a, b) if (len(va), len(a.text)) <= (len(vb), len(b.text)) else (b, a)
+    vs, vl = (va, vb) if short is a else (vb, va)
+    if vs and not vs <= vl:
+        return False  # another date, time or number: another fact, or a new value
+    if negation_conflict(a.text, b.text):
+        return False
+    if vs:
+        return _one_thing(a, b)
+    if confirms(a.text, b.text) or confirms(b.text, a.text):
+        return True
+    return not vl and (_within(short.text, long.text) or _within(long.text, short.text))
+
+
+__all__ = ["AGAIN_COSINE", "says_again", "values"]
