@@ -17,7 +17,8 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import find, month_number
-from memory.dream.judge.slots import GOAL, ISO_DATE, THOUSANDS, new_value
+from memory.dream.judge.single_slots import FORMER
+from memory.dream.judge.slots import GOAL, ISO_DATE, THOUSANDS, new_value, without_not_values
 from memory.dream.similarity import (
     CHANGE,
     FAMILIES,
@@ -39,7 +40,7 @@ _REL = {
     "husband": "丈夫 老公 先生 husband",
     "partner": "男朋友 女朋友 男友 女友 对象 伴侣 partner boyfriend girlfriend fiancé fiancée",
     "son": "儿子 son",
-    "daughter": "女儿 daughter",
+    "daughter": "女儿 闺女 daughter",
     "child": "孩子 宝宝 kids children child kid",
     "brother": "哥哥 弟弟 brother",
     "sister": "姐姐 妹妹 sister",
@@ -65,7 +66,8 @@ _EN_WHO = re.compile(r"^(?P<who>The user|the user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\
 # a number, its thousands written with commas or not
 _NUMBER = re.compile(rf"{THOUSANDS}|\d+(?:[.:]\d+)?")
 _MOVED = re.compile(
-    r"(?i)改到|改成|推迟|提前|延期|\bmoved\b|\bpushed\b|postponed|rescheduled|slips"
+    r"(?i)改到|改成|推迟|提前|延期|延到|延后|顺延|推到|\bmoved\b|\bpushed\b|postponed|"
+    r"rescheduled|slips|\bextended\b"
 )
 _FUTURE = re.compile(
     r"(?i)要|将|打算|计划|准备|下周|下个月|明年|\bwill\b|\bgoing to\b|\bplans? to\b|"
@@ -370,7 +372,7 @@ CROSS_LANGUAGE_COSINE = 0.88
 @lru_cache(maxsize=50_000)
 def _slot_numbers(text: str) -> dict[str, frozenset[str]]:
     """Numbers keyed by the words next to them ("体重 78 公斤" -> 体重, 公斤: {78})."""
-    plain = _NUMBER.sub(lambda m: m.group(0).replace(",", ""), _undated(text))
+    plain = _NUMBER.sub(lambda m: m.group(0).replace(",", ""), _undated(without_not_values(text)))
     # a letter cut off a word ("Mum's" -> "s") names no measured thing
     words = [w for w in tokens(plain) if w not in STOPWORDS and not (w.isascii() and len(w) < 2)]
     found: dict[str, set[str]] = {}
@@ -459,11 +461,38 @@ def clear_change(text: str) -> bool:
 _PRESENT_VALUE = re.compile(r"(?i)(?:\b(?:is|are|'s) now|现在是|现在)\s*[£$€¥]?\s*\d")
 
 
+def former(text: str) -> bool:
+    """Whether ``text`` tells of a value held before, not now (``single_slots.FORMER``), with no word
+    of a change to a new one."""
+    return bool(FORMER.search(text)) and not _changed_to(text)
+
+
+_TAG = re.compile(r"\[[^\]]{1,20}\]")
+
+
+def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
+    """A change with no topic family in common ("寿宴改到聚贤楼" / "寿宴定在福满楼", "the
+    venue moved to X" / "the venue is Y"): the word the change is said of, right before its
+    marker in the newer's clause, names what the older is about too (not whose it is, not a
+    slot word or the new value; two characters or more)."""
+    if has_cjk(newer.text) != has_cjk(older.text):
+        return False
+    old_core = _core(_TAG.sub(" ", older.text)) - _SLOT_WORDS - whose(newer, older) - target
+    for match in _CHANGE_TO.finditer(newer.text):
+        clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
+        words = [w for w in content_words(clause) if w not in STOPWORDS]
+        if words and len(words[-1]) > 1 and stem(words[-1]) in old_core:
+            return True
+    return False
+
+
 def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
     """Whether ``newer`` gives a new value for what ``older`` said about the same subject
     (``cosine``: their embeddings', when there are embeddings)."""
     if newer.subject != older.subject or same_fact(newer, older):
         return False
+    if former(newer.text) and not former(older.text):
+        return False  # "以前在纺织厂当会计" tells what was, not what is
     if GOAL.search(newer.text) and not (GOAL.search(older.text) or is_future(older.text)):
         return False  # "wants to get down to 85 kg" is a goal, no value held
     # a plan does not change the present, unless it says a value holds now ("her day rate
@@ -475,8 +504,9 @@ def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
     target = _changed_to(newer.text)
     plans = "plan" in (newer.kind, older.kind)
     families = features(newer.text).families & features(older.text).families
-    if target and not plans and not target & old_core and families:
-        return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"
+    if target and not plans and not target & old_core:
+        if families or _changed_thing(newer, older, target):
+            return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"; "寿宴改到聚贤楼" the venue
     new_nums, old_nums = _slot_numbers(newer.text), _slot_numbers(older.text)
     same_language = has_cjk(newer.text) == has_cjk(older.text)
     who = whose(newer, older)
