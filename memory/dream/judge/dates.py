@@ -778,7 +778,7 @@ def dates_a_plan(text: str, start: int, end: int, last: date, anchor: date) -> b
         return False
     if last <= anchor and not _FUTURE.search(clause) and _TAKEN_EFFECT.search(text):
         return False
-    if last <= anchor and not _FUTURE.search(clause) and _HOLDS_NOW.search(clause):
+    if last <= anchor and not _FUTURE.search(clause) and _HOLDS_NOW.search(text):
         return False  # "PB now 1:48 (race today)": a value said to hold now is no plan
     if not (_FUTURE.search(clause) or _IMPERATIVE.search(clause)):
         return True  # "用户在学车，周三考科目二": the dated clause is the line's plan

@@ -462,8 +462,8 @@ _PRESENT_VALUE = re.compile(r"(?i)(?:\b(?:is|are|'s) now|现在是|现在)\s*[£
 
 
 def former(text: str) -> bool:
-    """Whether ``text`` tells of a value held before, not now (``single_slots.FORMER``), with no word
-    of a change to a new one."""
+    """Whether ``text`` tells of a value held before, not now (``single_slots.FORMER``), with
+    no word of a change to a new one."""
     return bool(FORMER.search(text)) and not _changed_to(text)
 
 
@@ -504,9 +504,9 @@ def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
     target = _changed_to(newer.text)
     plans = "plan" in (newer.kind, older.kind)
     families = features(newer.text).families & features(older.text).families
-    if target and not plans and not target & old_core:
-        if families or _changed_thing(newer, older, target):
-            return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"; "寿宴改到聚贤楼" the venue
+    fresh = bool(target) and not plans and not target & old_core
+    if fresh and (families or _changed_thing(newer, older, target)):
+        return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"; "寿宴改到聚贤楼" the venue
     new_nums, old_nums = _slot_numbers(newer.text), _slot_numbers(older.text)
     same_language = has_cjk(newer.text) == has_cjk(older.text)
     who = whose(newer, older)
