@@ -10,7 +10,7 @@ from datetime import date
 import pytest
 
 from memory.dream.judge import dates
-from memory.dream.judge.relations import Said, former, replaces, subject_of
+from memory.dream.judge.relations import Said, former, replaces, same_fact, subject_of
 from memory.dream.judge.single_slots import swapped
 from memory.dream.judge.slotmodel import could_replace
 from memory.dream.judge.slots import typed_values
@@ -102,3 +102,11 @@ def test_a_value_said_to_hold_now_is_no_plan(text: str) -> None:
 )
 def test_a_plan_of_today_stays_a_plan(text: str) -> None:
     assert dates.latest(dates.find(text, DAY), DAY) == DAY
+
+
+def test_two_names_alike_by_embedding_are_two_values() -> None:
+    old = _said("用户有糖尿病，每天早上吃一片格列齐特", "health")
+    new = _said("用户：二甲双胍 早上吃", "health")
+    assert not same_fact(new, old, 0.95)
+    # one name cut two ways, or one said again, is still one fact
+    assert same_fact(_said("用户：格列齐特 早上吃", "health"), old, 0.95)

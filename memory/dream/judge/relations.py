@@ -307,7 +307,27 @@ def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
         return False
     if has_cjk(a.text) != has_cjk(b.text):
         return cosine >= CROSS_LANGUAGE_COSINE
-    return cosine >= SAME_COSINE and containment(_core(a.text), _core(b.text)) >= 0.5
+    if cosine < SAME_COSINE or containment(_core(a.text), _core(b.text)) < 0.5:
+        return False
+    return not _other_name(a.text, b.text)
+
+
+_NAME_WORD = re.compile(r"^(?:[\u4e00-\u9fff]{3,}|[A-Z][a-z]+[A-Z]?\w*)$")
+
+
+def _other_name(a: str, b: str) -> bool:
+    """Each names a thing the other does not, in the same frame ("氨氯地平 早上吃" / "每天早上
+    吃一片硝苯地平"): a name-like word (three Chinese characters or more, a capitalised
+    English word) of the smaller statement missing from the larger, and one of the larger
+    missing from the smaller: two values alike by embedding, no restatement."""
+    small, large = sorted((a, b), key=lambda t: len(_core(t)))
+    only_small = _core(small) - _core(large) - _SLOT_WORDS
+    only_large = _core(large) - _core(small) - _SLOT_WORDS
+    if any(x in y or y in x for x in only_small for y in _core(large)):
+        return False  # 浦东 inside 上海浦东: one name cut two ways
+    names_small = [w for w in only_small if _NAME_WORD.match(w)]
+    names_large = [w for w in only_large if _NAME_WORD.match(w)]
+    return bool(names_small) and bool(names_large)
 
 
 def translation(a: Said, b: Said) -> bool:
