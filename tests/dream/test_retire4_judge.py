@@ -110,3 +110,14 @@ def test_two_names_alike_by_embedding_are_two_values() -> None:
     assert not same_fact(new, old, 0.95)
     # one name cut two ways, or one said again, is still one fact
     assert same_fact(_said("用户：格列齐特 早上吃", "health"), old, 0.95)
+
+
+def test_a_summarys_report_is_about_whom_it_names() -> None:
+    assert subject_of("The user mentioned Priya's flat is in Deptford") == "Priya"
+    assert subject_of("The user said my dad is 70 now") == "user/father"
+    assert subject_of("The user mentioned Mum moved into Oakwood") == "user/mother"
+    assert subject_of("用户提到妈妈下个月来杭州") == "user/mother"
+    # a report of the user's own, or a capitalised word that names no one, stays the user's
+    assert subject_of("The user said Tuesday works for the call") == "user"
+    assert subject_of("用户表示自己不吃辣") == "user"
+    assert subject_of("The user mentioned they are vegetarian") == "user"

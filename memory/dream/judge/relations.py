@@ -97,6 +97,13 @@ _TOLD = re.compile(
     r"|(?i:\s+(?:said|says|told me|tells me|thinks|thought|reckons)(?:\s+that)?[,:]?\s+)"
 )
 _THIRD_PERSON = re.compile(r"(?i)他|她|它|\b(?:he|she|his|her|they|their)\b")
+# A summary's report of what the user said ("The user mentioned that …", "用户提到，…").
+_REPORTED = re.compile(
+    r"(?:用户(?:提到|提起|说起|表示|告诉助手|跟助手说)[，,：:]?\s*)"
+    r"|(?i:the user\s+(?:mentioned|said|noted|shared|explained|added|told the assistant|"
+    r"reported|brought up)(?:\s+that)?[,:]?\s+)"
+)
+_POSSESSIVE = re.compile(r"^[A-Z][a-z]+(?: [A-Z][a-z]+)?'s\s")
 _SAID_BY_USER = re.compile(r"^(?:用户|The user|the user|User)(?:：|: )")
 
 
@@ -110,6 +117,16 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     opener = _OPENER.match(text)
     if opener and opener.end() < len(text):
         text = text[opener.end() :]
+    reported = _REPORTED.match(text)
+    if reported and reported.end() < len(text):
+        # "The user mentioned Joan's 87th birthday is …": about whom the words name, if
+        # they name a relation, a member or someone's own ("Joan's"), else the user's
+        rest = text[reported.end() :]
+        if _POSSESSIVE.match(rest):
+            return subject_of(rest, names)
+        inner = subject_of(("用户：" if has_cjk(rest[:1]) else "The user: ") + rest, names)
+        if "/" in inner or inner in names:
+            return inner
     for pattern in (ZH_SUBJECT, EN_SUBJECT):
         match = pattern.match(text)
         if match:
