@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -48,8 +49,9 @@ class Spoken:
 
 
 @lru_cache(maxsize=50_000)
-def split(text: str) -> Spoken:
-    """``"用户说：你好呀"`` -> ``Spoken("用户", "你好呀")``; a label or prose stays whole."""
+def split(text: str, labels: frozenset[str] = frozenset()) -> Spoken:
+    """``"用户说：你好呀"`` -> ``Spoken("用户", "你好呀")``; a label or prose stays whole, and
+    so does a line headed by one of ``labels`` (a chat's field labels: :func:`field_labels`)."""
     match = _PREFIX.match(text.strip())
     if not match:
         return Spoken(None, text.strip())
@@ -59,4 +61,41 @@ def split(text: str) -> Spoken:
         return Spoken("用户" if re.search(r"[\u4e00-\u9fff]", name) else "User", match["rest"])
     if low in _LABELS or low.rstrip("s") in _LABELS or not _NAME_SHAPE.match(name):
         return Spoken(None, text.strip())
+    if name in labels:
+        return Spoken(None, text.strip())
     return Spoken(name, match.group("rest").strip())
+
+
+# What a person's words have and a field's value has not: a pronoun, a greeting or thanks, a
+# question or an exclamation, a particle of speech.
+_SPOKEN = re.compile(
+    r"(?i)\b(?:i|i'm|i've|i'll|i'd|me|my|mine|we|we're|us|our|you|you're|your|he|she|him|"
+    r"her|his|they|them|their|it's|lol|haha|ok|okay|thanks|thank|cheers|yes|yeah|yep|nope|"
+    r"hi|hey|hello|morning|night|bye|please|pls|sorry|omg|nice|same|fair)\b|[?!？！~]"
+    r"|我|你|您|咱|他|她|吗|呢|吧|啊|呀|哈|嗯|哦|好的|谢谢"
+)
+_ONE_WORD = re.compile(r"^(?:[A-Z][a-z]+|[\u4e00-\u9fff]{2,4})$")
+MIN_LABELS = 3  # a summary written in fields has several; one silent name is no such style
+
+
+def field_labels(texts: Iterable[str]) -> frozenset[str]:
+    """The speaker-shaped heads of ``texts`` (one chat's lines) that are field labels: one
+    word, never named inside a line's words, never heading words a person says
+    (:data:`_SPOKEN`), each value short; none unless the chat has :data:`MIN_LABELS` of them
+    (a chat written in fields)."""
+    lines = [t.strip() for t in texts]
+    heads: dict[str, list[str]] = {}
+    for line in lines:
+        spoken = split(line)
+        if spoken.speaker and spoken.speaker not in ("用户", "User"):
+            heads.setdefault(spoken.speaker, []).append(spoken.body)
+    bodies = " \n ".join(split(line).body for line in lines)
+    out = set()
+    for name, said in heads.items():
+        if not _ONE_WORD.match(name) or name.lower() in ASSISTANT_NAMES:
+            continue
+        named = re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", bodies)
+        if named or any(_SPOKEN.search(b) or len(b.split()) > 10 for b in said):
+            continue
+        out.add(name)
+    return frozenset(out) if len(out) >= MIN_LABELS else frozenset()

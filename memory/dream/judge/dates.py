@@ -702,6 +702,8 @@ _TAKEN_EFFECT = re.compile(
     r"upped|dropped|cut|quit|joined|left|retired|married|diagnosed|promoted|hired|graduated|"
     r"weighed|measured)\b)"
 )
+# A value said to hold as of now ("PB now 1:48", "现在74公斤"): a fact as of its day.
+_HOLDS_NOW = re.compile(r"现在|目前|如今|(?i:\b(?:now|currently|as of today)\b)")
 _EN_STATE = re.compile(r"(?i)\b(?:is|are|am|was|were|has|have|had)\b|'s\b|'m\b|'re\b")
 _IMPERATIVE = re.compile(r"别|不要|(?i:\bdon'?t\b|\bdo not\b|\bnever\b)")
 _ZH_MOTION = re.compile(r"来|去|回|到|出发|飞")
@@ -776,6 +778,8 @@ def dates_a_plan(text: str, start: int, end: int, last: date, anchor: date) -> b
         return False
     if last <= anchor and not _FUTURE.search(clause) and _TAKEN_EFFECT.search(text):
         return False
+    if last <= anchor and not _FUTURE.search(clause) and _HOLDS_NOW.search(text):
+        return False  # "PB now 1:48 (race today)": a value said to hold now is no plan
     if not (_FUTURE.search(clause) or _IMPERATIVE.search(clause)):
         return True  # "用户在学车，周三考科目二": the dated clause is the line's plan
     dated = [(s, e) for s, e, _, _ in _matches(text)]

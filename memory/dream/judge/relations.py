@@ -17,7 +17,8 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import find, month_number
-from memory.dream.judge.slots import GOAL, ISO_DATE, THOUSANDS, new_value
+from memory.dream.judge.single_slots import FORMER
+from memory.dream.judge.slots import GOAL, ISO_DATE, THOUSANDS, new_value, without_not_values
 from memory.dream.similarity import (
     CHANGE,
     FAMILIES,
@@ -39,7 +40,7 @@ _REL = {
     "husband": "丈夫 老公 先生 husband",
     "partner": "男朋友 女朋友 男友 女友 对象 伴侣 partner boyfriend girlfriend fiancé fiancée",
     "son": "儿子 son",
-    "daughter": "女儿 daughter",
+    "daughter": "女儿 闺女 daughter",
     "child": "孩子 宝宝 kids children child kid",
     "brother": "哥哥 弟弟 brother",
     "sister": "姐姐 妹妹 sister",
@@ -65,7 +66,8 @@ _EN_WHO = re.compile(r"^(?P<who>The user|the user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\
 # a number, its thousands written with commas or not
 _NUMBER = re.compile(rf"{THOUSANDS}|\d+(?:[.:]\d+)?")
 _MOVED = re.compile(
-    r"(?i)改到|改成|推迟|提前|延期|\bmoved\b|\bpushed\b|postponed|rescheduled|slips"
+    r"(?i)改到|改成|推迟|提前|延期|延到|延后|顺延|推到|\bmoved\b|\bpushed\b|postponed|"
+    r"rescheduled|slips|\bextended\b"
 )
 _FUTURE = re.compile(
     r"(?i)要|将|打算|计划|准备|下周|下个月|明年|\bwill\b|\bgoing to\b|\bplans? to\b|"
@@ -95,6 +97,13 @@ _TOLD = re.compile(
     r"|(?i:\s+(?:said|says|told me|tells me|thinks|thought|reckons)(?:\s+that)?[,:]?\s+)"
 )
 _THIRD_PERSON = re.compile(r"(?i)他|她|它|\b(?:he|she|his|her|they|their)\b")
+# A summary's report of what the user said ("The user mentioned that …", "用户提到，…").
+_REPORTED = re.compile(
+    r"(?:用户(?:提到|提起|说起|表示|告诉助手|跟助手说)[，,：:]?\s*)"
+    r"|(?i:the user\s+(?:mentioned|said|noted|shared|explained|added|told the assistant|"
+    r"reported|brought up)(?:\s+that)?[,:]?\s+)"
+)
+_POSSESSIVE = re.compile(r"^[A-Z][a-z]+(?: [A-Z][a-z]+)?'s\s")
 _SAID_BY_USER = re.compile(r"^(?:用户|The user|the user|User)(?:：|: )")
 
 
@@ -108,6 +117,16 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     opener = _OPENER.match(text)
     if opener and opener.end() < len(text):
         text = text[opener.end() :]
+    reported = _REPORTED.match(text)
+    if reported and reported.end() < len(text):
+        # "The user mentioned Joan's 87th birthday is …": about whom the words name, if
+        # they name a relation, a member or someone's own ("Joan's"), else the user's
+        rest = text[reported.end() :]
+        if _POSSESSIVE.match(rest):
+            return subject_of(rest, names)
+        inner = subject_of(("用户：" if has_cjk(rest[:1]) else "The user: ") + rest, names)
+        if "/" in inner or inner in names:
+            return inner
     for pattern in (ZH_SUBJECT, EN_SUBJECT):
         match = pattern.match(text)
         if match:
@@ -305,7 +324,27 @@ def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
         return False
     if has_cjk(a.text) != has_cjk(b.text):
         return cosine >= CROSS_LANGUAGE_COSINE
-    return cosine >= SAME_COSINE and containment(_core(a.text), _core(b.text)) >= 0.5
+    if cosine < SAME_COSINE or containment(_core(a.text), _core(b.text)) < 0.5:
+        return False
+    return not _other_name(a.text, b.text)
+
+
+_NAME_WORD = re.compile(r"^(?:[\u4e00-\u9fff]{3,}|[A-Z][a-z]+[A-Z]?\w*)$")
+
+
+def _other_name(a: str, b: str) -> bool:
+    """Each names a thing the other does not, in the same frame ("氨氯地平 早上吃" / "每天早上
+    吃一片硝苯地平"): a name-like word (three Chinese characters or more, a capitalised
+    English word) of the smaller statement missing from the larger, and one of the larger
+    missing from the smaller: two values alike by embedding, no restatement."""
+    small, large = sorted((a, b), key=lambda t: len(_core(t)))
+    only_small = _core(small) - _core(large) - _SLOT_WORDS
+    only_large = _core(large) - _core(small) - _SLOT_WORDS
+    if any(x in y or y in x for x in only_small for y in _core(large)):
+        return False  # 浦东 inside 上海浦东: one name cut two ways
+    names_small = [w for w in only_small if _NAME_WORD.match(w)]
+    names_large = [w for w in only_large if _NAME_WORD.match(w)]
+    return bool(names_small) and bool(names_large)
 
 
 def translation(a: Said, b: Said) -> bool:
@@ -370,7 +409,7 @@ CROSS_LANGUAGE_COSINE = 0.88
 @lru_cache(maxsize=50_000)
 def _slot_numbers(text: str) -> dict[str, frozenset[str]]:
     """Numbers keyed by the words next to them ("体重 78 公斤" -> 体重, 公斤: {78})."""
-    plain = _NUMBER.sub(lambda m: m.group(0).replace(",", ""), _undated(text))
+    plain = _NUMBER.sub(lambda m: m.group(0).replace(",", ""), _undated(without_not_values(text)))
     # a letter cut off a word ("Mum's" -> "s") names no measured thing
     words = [w for w in tokens(plain) if w not in STOPWORDS and not (w.isascii() and len(w) < 2)]
     found: dict[str, set[str]] = {}
@@ -459,11 +498,38 @@ def clear_change(text: str) -> bool:
 _PRESENT_VALUE = re.compile(r"(?i)(?:\b(?:is|are|'s) now|现在是|现在)\s*[£$€¥]?\s*\d")
 
 
+def former(text: str) -> bool:
+    """Whether ``text`` tells of a value held before, not now (``single_slots.FORMER``), with
+    no word of a change to a new one."""
+    return bool(FORMER.search(text)) and not _changed_to(text)
+
+
+_TAG = re.compile(r"\[[^\]]{1,20}\]")
+
+
+def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
+    """A change with no topic family in common ("寿宴改到聚贤楼" / "寿宴定在福满楼", "the
+    venue moved to X" / "the venue is Y"): the word the change is said of, right before its
+    marker in the newer's clause, names what the older is about too (not whose it is, not a
+    slot word or the new value; two characters or more)."""
+    if has_cjk(newer.text) != has_cjk(older.text):
+        return False
+    old_core = _core(_TAG.sub(" ", older.text)) - _SLOT_WORDS - whose(newer, older) - target
+    for match in _CHANGE_TO.finditer(newer.text):
+        clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
+        words = [w for w in content_words(clause) if w not in STOPWORDS]
+        if words and len(words[-1]) > 1 and stem(words[-1]) in old_core:
+            return True
+    return False
+
+
 def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
     """Whether ``newer`` gives a new value for what ``older`` said about the same subject
     (``cosine``: their embeddings', when there are embeddings)."""
     if newer.subject != older.subject or same_fact(newer, older):
         return False
+    if former(newer.text) and not former(older.text):
+        return False  # "以前在纺织厂当会计" tells what was, not what is
     if GOAL.search(newer.text) and not (GOAL.search(older.text) or is_future(older.text)):
         return False  # "wants to get down to 85 kg" is a goal, no value held
     # a plan does not change the present, unless it says a value holds now ("her day rate
@@ -475,8 +541,9 @@ def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
     target = _changed_to(newer.text)
     plans = "plan" in (newer.kind, older.kind)
     families = features(newer.text).families & features(older.text).families
-    if target and not plans and not target & old_core and families:
-        return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"
+    fresh = bool(target) and not plans and not target & old_core
+    if fresh and (families or _changed_thing(newer, older, target)):
+        return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"; "寿宴改到聚贤楼" the venue
     new_nums, old_nums = _slot_numbers(newer.text), _slot_numbers(older.text)
     same_language = has_cjk(newer.text) == has_cjk(older.text)
     who = whose(newer, older)

@@ -92,6 +92,12 @@ _HEADS = frozenset(
     "这边 那边 附近 一家 一个 公司 现在 目前 today tonight yesterday now recently".split()
 )
 _ZH_FILLER = re.compile(r"(?:这边|那边|附近|那里|这里|了|的)+$")
+# What a statement tells as over ("以前在纺织厂当会计", "used to work at Boots"): a value held
+# before, no value held now, so it replaces none.
+FORMER = re.compile(
+    r"(?i)以前|从前|曾经|过去(?:是|在|做|当)|退休前|\bused to\b|\bformerly\b|\bpreviously\b|"
+    r"\bback then\b|\bin the past\b|\bonce (?:was|worked|lived)\b"
+)
 
 
 @lru_cache(maxsize=50_000)
@@ -126,6 +132,8 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
     the subject ("奶奶住在王建国家") is someone else's, at the subject's."""
     if has_cjk(newer) != has_cjk(older):
         return ""  # "在新加坡" / "at DBS Bank": values in two languages share no word anyway
+    if FORMER.search(newer) and not FORMER.search(older):
+        return ""  # "以前在纺织厂当会计": the value held before, not now
     new, old = slot_values(newer), slot_values(older)
     for slot in sorted(set(new) & set(old)):
         if not new[slot] & old[slot] and not _names(new[slot] | old[slot], who):
@@ -156,4 +164,4 @@ def slots(text: str) -> frozenset[str]:
     return frozenset(slot_values(text))
 
 
-__all__ = ["at_subject", "slot_values", "slots", "swapped"]
+__all__ = ["FORMER", "at_subject", "slot_values", "slots", "swapped"]

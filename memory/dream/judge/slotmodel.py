@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from memory.dream.judge.single_slots import FORMER
 from memory.dream.judge.slots import GOAL, anchors, typed_values
 from memory.dream.similarity import CHANGE, NEGATION, features
 from memory.dream.text_memo import persisted
@@ -163,6 +164,8 @@ def could_replace(newer: str, older: str, who: frozenset[str] = frozenset()) -> 
     the subject's. The old value said again is no new one, nor a goal over a value held."""
     if GOAL.search(newer) and not GOAL.search(older):
         return False  # a value aimed for is no value held ("wants to get down to 70 kg")
+    if FORMER.search(newer) and not FORMER.search(older):
+        return False  # "以前在纺织厂当会计": a value held before, not now
     new_values = {v for values in typed_values(newer).values() for v in values}
     old_values = {v for values in typed_values(older).values() for v in values}
     if new_values - old_values:

@@ -86,6 +86,9 @@ _FROM = re.compile(
 _NOT_VALUE = re.compile(
     r"(?:而?不是|并非|而非)\s*[^，,。；;、]{1,8}"
     r"|(?i:\b(?:not|instead of|rather than)\s+[£$€¥]?\d[\d,.]*\s*(?:k\b|[a-z]+)?)"
+    # the value named as the one before ("旧的 5.4 出了", "the old 54cm frame"): what was
+    r"|(?:旧的|原来的|之前的|以前的)\s*[^，,。；;、]{1,8}"
+    r"|(?i:\b(?:the|my|his|her|their)\s+(?:old|previous|former)\s+[£$€¥]?\d[\d,.:]*\s*(?:k\b|[a-z]+)?)"
 )
 # A Chinese number of ten thousands, thousands or hundreds ("一万五" 15000, "两千八" 2800,
 # "1.5万", "三百五" 350): one value, as its digits would be.
@@ -232,4 +235,10 @@ def new_value(
     return containment(anchors(newer) - who, anchors(older) - who) >= WORDS_CONTAINMENT
 
 
-__all__ = ["GOAL", "anchors", "changes_value", "new_value", "typed_values"]
+def without_not_values(text: str) -> str:
+    """``text`` with the values it says are not (or no longer) the one blanked out
+    ("旧的 5.4 出给老钱了", "not £450")."""
+    return _NOT_VALUE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+__all__ = ["GOAL", "anchors", "changes_value", "new_value", "typed_values", "without_not_values"]
