@@ -9,7 +9,8 @@ December"; "咖啡不要加糖，上次你推荐的店给用户加了" beside "�
 and most words in common, so these stay apart.
 
 :func:`says_again` takes two statements of one subject, close by embedding
-(:data:`AGAIN_COSINE`), both negated or neither, both plans still to come or neither,
+(:data:`AGAIN_COSINE`), both negating something the other speaks of or neither (an aside
+to the listener, "别记错", is no negation of the fact), both plans still to come or neither,
 for one fact when one of:
 
 - **values**: the shorter one's values (dates by month and day, times, numbers with their
@@ -109,6 +110,21 @@ def _within(short: str, long: str) -> bool:
     return len(words) >= 2 and words <= _words(_bare(long))
 
 
+_CLAUSE = re.compile(r"[，,;；。!！?？]")
+
+
+def _negated(text: str, other: str) -> bool:
+    """Whether ``text`` negates something of what ``other`` speaks of: a clause of it with a
+    negation that shares a content word or a Chinese character pair with ``other`` (an aside
+    to the listener, "别记错", "don't be late", negates nothing of the fact)."""
+    for clause in _CLAUSE.split(_LABEL.sub("", text, count=1)):
+        if not NEGATION.search(clause):
+            continue
+        if _words(clause) & _words(other) or _grams(clause) & _grams(other):
+            return True
+    return False
+
+
 def _one_thing(a: Said, b: Said) -> bool:
     """The two name one thing beyond whom they are about: an anchor (a content word that is
     no value nor slot word) in common, or one's Chinese anchor inside the other's text."""
@@ -129,7 +145,7 @@ def says_again(a: Said, b: Said, cosine: float | None) -> bool:
         return False
     if a.future != b.future:
         return False  # a plan and what came of it ("要搬家了" / "搬完了") are two facts
-    if bool(NEGATION.search(a.text)) != bool(NEGATION.search(b.text)):
+    if _negated(a.text, b.text) != _negated(b.text, a.text):
         return False
     va, vb = values(a.text), values(b.text)
     short, long = (a, b) if (len(va), len(a.text)) <= (len(vb), len(b.text)) else (b, a)

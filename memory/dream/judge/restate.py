@@ -4,7 +4,9 @@
 remember it when suggesting recipes" restates "The user is vegetarian, have been for ten
 years". The main assertion is a statement's first clause before its asides and reasons
 (a comma, "when", "because", "so", "所以", "因为"...). One statement restates another when
-the content words of its main assertion all lie within the other, both say the same
+the content words of its main assertion all lie within the other (in Chinese: most of its
+character pairs, or each of its words beyond the subject's name written in the other, so
+"住杨浦宿舍" lies within "住在上海杨浦，学校宿舍"), both say the same
 numbers, in the same language, close by embedding (their asides may differ; the embedding
 says they are about the same thing), and neither only one says that something changed (a
 change said beside an old value is a new value, not a restatement). Pure functions.
@@ -15,9 +17,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.dream.judge.relations import Said, clear_change, core_words
+from memory.dream.judge.relations import Said, clear_change, core_words, subject_words
 from memory.dream.similarity import cjk_bigrams, negation_conflict
-from memory.segment import has_cjk
+from memory.segment import content_words, has_cjk
 
 RESTATE_COSINE = 0.88  # the embedding floor: the same thing, whatever the asides say
 
@@ -66,15 +68,29 @@ def _grams(text: str) -> frozenset[str]:
     return frozenset(cjk_bigrams(text.replace("用户", " "), singles=False))
 
 
-def _inside(short: str, long: str) -> bool:
+def _inside(short: str, long: str, who: frozenset[str] = frozenset()) -> bool:
     """``short``'s main assertion says something, all of it within ``long`` (Chinese:
-    most of its character pairs, since one word may be cut two ways: 浦东 / 上海浦东)."""
+    most of its character pairs, since one word may be cut two ways: 浦东 / 上海浦东; or
+    each of its words, beyond those naming the subject ``who``, written in ``long``)."""
     main = _bare(main_assertion(short))
     if has_cjk(main):
         grams = _grams(main)
-        return len(grams) >= 3 and len(grams & _grams(_bare(long))) >= GRAM_SHARE * len(grams)
+        if len(grams) >= 3 and len(grams & _grams(_bare(long))) >= GRAM_SHARE * len(grams):
+            return True
+        return _words_written_in(main, _bare(long), who)
     words = core_words(main)
     return bool(words) and words <= core_words(_bare(long))
+
+
+ZH_WORDS = 3  # a Chinese main assertion's words found in the other, at least
+
+
+def _words_written_in(main: str, long: str, who: frozenset[str]) -> bool:
+    """Each Chinese word of ``main`` but those naming the subject is written in ``long``, and
+    there are :data:`ZH_WORDS` of them ("王五住杨浦宿舍" in "王五住在上海杨浦，学校宿舍": one
+    word in the other's run of characters, where the character pairs across it differ)."""
+    words = [w for w in content_words(main) if has_cjk(w) and w != "用户" and w not in who]
+    return len(words) >= ZH_WORDS and all(w in long for w in words)
 
 
 def restates(a: Said, b: Said, cosine: float | None) -> bool:
@@ -85,7 +101,8 @@ def restates(a: Said, b: Said, cosine: float | None) -> bool:
         return False
     if _changes(a.text) != _changes(b.text) or a.future != b.future:
         return False
-    if not (_inside(a.text, b.text) or _inside(b.text, a.text)):
+    who = subject_words(a.subject)
+    if not (_inside(a.text, b.text, who) or _inside(b.text, a.text, who)):
         return False
     return not negation_conflict(a.text, b.text)
 
