@@ -65,7 +65,7 @@ from memory.dream.judge.relations import (
 from memory.dream.judge.slots import anchors, typed_values
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
-from memory.dream.retire import left_out_olds
+from memory.dream.retire import left_out_news, left_out_olds
 from memory.dream.similarity import features
 from memory.dream.verdicts import VerdictCache, open_verdicts
 from memory.memory_file import MemoryItem, cited_lines
@@ -250,6 +250,13 @@ class ExtractiveEngine:
                     left_out.append(st)
                 continue
             kept.append(st)
+        news = left_out_news(left_out, kept, self._judged_change, _cosine)
+        if news:  # a line read as chatter that changes a kept value is no chatter
+            promoted = {id(st) for st in news}
+            left_out = [st for st in left_out if id(st) not in promoted]
+            kept_ids = {id(st) for st in kept} | promoted
+            kept = [st for st in statements if id(st) in kept_ids]
+            dropped -= len(news)
         handwritten = [i.text for i in inputs.handwritten]
         clusters, merged, folded = self._cluster(kept, handwritten)
         merged += self._merge_restatements(clusters)
