@@ -34,6 +34,7 @@ from memory.dream.grounding import support
 from memory.dream.judge import (
     again,
     bitext,
+    changemodel,
     dates,
     importance,
     named,
@@ -64,7 +65,7 @@ from memory.dream.judge.relations import (
 from memory.dream.judge.slots import anchors, typed_values
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
-from memory.dream.retire import left_out_olds
+from memory.dream.retire import left_out_news, left_out_olds
 from memory.dream.similarity import features
 from memory.dream.verdicts import VerdictCache, open_verdicts
 from memory.memory_file import MemoryItem, cited_lines
@@ -96,6 +97,7 @@ class Statement:
     due: date | None = None  # the last day a dated plan names
     speaker: str = ""  # who said it, in a group ("" for a prior item or a private chat)
     ahead: bool = False  # it names a day after its own (a plan, not what happened)
+    begun: bool = False  # ... and every such day has come by the dream's day
 
     @property
     def kind(self) -> str:
@@ -110,8 +112,21 @@ class Statement:
     def said(self) -> Said:
         """What the pair judgements read (made once: subject, kind and date are set by then)."""
         if self._said is None:
-            self._said = Said(self.text, self.subject, self.kind, self.ahead)
+            # a value that begins on a day now come ("in the Shanghai office from 7
+            # December") holds now: no plan over the present any more
+            started = self.begun and self.due is None
+            self._said = Said(self.text, self.subject, self.kind, self.ahead and not started)
         return self._said
+
+
+@dataclass(frozen=True)
+class PairJudgement:
+    """What the supersede pass judged of one (newer, older) pair."""
+
+    how: str | None  # the way that found a change ("rules", "learned", "named") or None
+    score: float  # the learned slot model's probability
+    features: tuple[float, ...]  # :func:`judge.changemodel.pair_features`
+    retires: bool
 
 
 @dataclass
@@ -235,6 +250,13 @@ class ExtractiveEngine:
                     left_out.append(st)
                 continue
             kept.append(st)
+        news = left_out_news(left_out, kept, self._judged_change, _cosine)
+        if news:  # a line read as chatter that changes a kept value is no chatter
+            promoted = {id(st) for st in news}
+            left_out = [st for st in left_out if id(st) not in promoted]
+            kept_ids = {id(st) for st in kept} | promoted
+            kept = [st for st in statements if id(st) in kept_ids]
+            dropped -= len(news)
         handwritten = [i.text for i in inputs.handwritten]
         clusters, merged, folded = self._cluster(kept, handwritten)
         merged += self._merge_restatements(clusters)
@@ -315,6 +337,7 @@ class ExtractiveEngine:
             st = Statement(item.text, item.sources, day, order, item)
             st.due = _due(item.text, day, relative_only=False)
             st.ahead = _ahead(item.text, day)
+            st.begun = _begun(item.text, day, inputs.today)
             out.append(st)
         names = frozenset(
             s
@@ -341,6 +364,7 @@ class ExtractiveEngine:
             st.order = base + line.line
             st.due = _due(spoken.body, line.day, relative_only=False)
             st.ahead = _ahead(spoken.body, line.day)
+            st.begun = _begun(spoken.body, line.day, inputs.today)
             st.speaker = spoken.speaker or ""
             out.append(st)
         # An item written from a note line is judged as that line is (its wording is
@@ -551,12 +575,11 @@ class ExtractiveEngine:
                 seen.add(id(older))
                 if older.superseded_by is not None or older.latest >= newer.latest:
                     continue
-                old_said = older.head.said()
-                cosine = _cosine(head, older.head)
-                how = self._judged_change(said, old_said, cosine)
-                if how is None or self._kept_apart(older, newer):
+                if self._kept_apart(older, newer):
                     continue
-                found.append((older, self._slot_score(said, old_said, cosine), how))
+                judged = self._judge_pair(newer, older, _cosine(head, older.head))
+                if judged.retires:
+                    found.append((older, judged.score, judged.how or "learned"))
             for older, _, how in _one_slot(found):
                 if verdict(newer.side(), older.side()) == "open":
                     self._open.append((older, newer))  # both stay, marked
@@ -577,6 +600,29 @@ class ExtractiveEngine:
                 _append(mine, head.subject, len(seen_clusters), head.vector)
             seen_clusters.append(newer)
         return out
+
+    def _judge_pair(self, newer: Cluster, older: Cluster, cosine: float | None) -> PairJudgement:
+        """Whether ``newer`` retires ``older``: what the three judgements found
+        (:meth:`_judged_change`), weighed by :mod:`judge.changemodel` with the slot model's
+        probability and features and what else is known of the pair."""
+        said, old_said = newer.head.said(), older.head.said()
+        how = self._judged_change(said, old_said, cosine)
+        score = self._slot_score(said, old_said, cosine)
+        slot = None
+        if cosine is not None and slotmodel.model() is not None:
+            slot = slotmodel.pair_features(said.text, old_said.text, cosine, whose(said, old_said))
+        pair = changemodel.Pair(
+            how=how,
+            slot_probability=score,
+            slot_features=slot,
+            newer_kind=said.kind,
+            older_kind=old_said.kind,
+            subject=said.subject,
+            older_packed=packed(old_said),
+            older_prior=older.head.prior is not None,
+            language_differs=has_cjk(said.text) != has_cjk(old_said.text),
+        )
+        return PairJudgement(how, score, changemodel.pair_features(pair), changemodel.retires(pair))
 
     def _same_fact(self, a: Said, b: Said, cosine: float | None) -> bool:
         """One fact twice: the judge's ``same_fact``, or one restating the other's main
@@ -886,6 +932,12 @@ def _may_expire(head: Statement) -> bool:
 def _ahead(text: str, day: date) -> bool:
     """Whether ``text`` names a day that begins after ``day`` ("下周三", not "这周搬家了")."""
     return any(span.first > day for span in dates.find(text, day))
+
+
+def _begun(text: str, day: date, today: date) -> bool:
+    """Whether every day ``text`` names after ``day`` has come by ``today``."""
+    later = [span.first for span in dates.find(text, day) if span.first > day]
+    return bool(later) and max(later) <= today
 
 
 def _scope_is_chinese(inputs: DreamInputs) -> bool:

@@ -92,4 +92,41 @@ def left_out_olds(
     return out
 
 
-__all__ = ["WORTH_JUDGING", "left_out_olds"]
+def left_out_news(
+    left_out: list[Statement], kept: list[Statement], judge: Judge, cosine: Cosine
+) -> list[Statement]:
+    """The statements of ``left_out`` (note lines read as chatter) that give a kept
+    statement's slot a new value by the rules ("User: 七十四了" after "我姓周 七十三了"):
+    no chatter, since a value changed; kept, they retire the old value as any item does.
+    Only the rules count (the learned judgements weigh wordings the classifier already
+    read as chatter), only for an older statement said before, never a doubt or another
+    speaker's word against it."""
+    index: dict[tuple[str, str], list[Statement]] = defaultdict(list)
+    for st in kept:
+        for key in _keys(st.text, st.subject):
+            index[key].append(st)
+    out: list[Statement] = []
+    for st in left_out:
+        if st.prior is not None or st.chatter >= WORTH_JUDGING:
+            continue
+        candidates: dict[int, Statement] = {}
+        for key in _keys(st.text, st.subject):
+            if len(index.get(key, ())) <= COMMON_KEY:
+                for older in index.get(key, ()):
+                    candidates.setdefault(id(older), older)
+        new = st.said()
+        side = Side(st.text, st.day, frozenset({st.speaker}) if st.speaker else frozenset())
+        for older in candidates.values():
+            if (older.day, older.order) >= (st.day, st.order):
+                continue
+            if judge(new, older.said(), cosine(st, older)) != "rules":
+                continue
+            speakers = frozenset({older.speaker}) if older.speaker else frozenset()
+            if verdict(side, Side(older.text, older.day, speakers)) == "open":
+                continue
+            out.append(st)
+            break
+    return out
+
+
+__all__ = ["WORTH_JUDGING", "left_out_news", "left_out_olds"]

@@ -61,8 +61,27 @@ def lead(text: str) -> str:
     return label.group("who") if label else ""
 
 
+# "charges £65 for a full service and £15 for a puncture": two values under one verb; the
+# second conjunct opens with its value, so it reads as a sentence with the words before the
+# first conjunct's value ("The user charges £15 for a puncture").
+_GAP = re.compile(r"\s+and\s+(?=[£$€¥]?\d)")
+_VALUE = re.compile(r"[£$€¥]?\d")
+
+
 def _clauses(body: str) -> list[str]:
-    return [c for c in _SPLIT.split(body.strip().rstrip("。.")) if c]
+    out: list[str] = []
+    for clause in _SPLIT.split(body.strip().rstrip("。.")):
+        out += _gapped(clause) if clause else []
+    return out
+
+
+def _gapped(clause: str) -> list[str]:
+    """``clause``, or its two conjuncts when it joins two values under one verb (above)."""
+    gap = _GAP.search(clause)
+    first = _VALUE.search(clause, 0, gap.start()) if gap else None
+    if gap is None or first is None or first.start() == 0:
+        return [clause]
+    return [clause[: gap.start()], clause[: first.start()] + clause[gap.end() :]]
 
 
 def packed(said: Said) -> bool:
@@ -104,7 +123,9 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
         return None
     if changed[0] and not zh:
         kept_clauses = [c for c, hit in zip(clauses, changed, strict=True) if not hit]
-        if not who or not all(_STARTS_WITH_VERB.match(c) for c in kept_clauses):
+        if not who or not all(
+            _STARTS_WITH_VERB.match(c) or c.startswith(who) for c in kept_clauses
+        ):
             return None  # an English clause without its subject reads as no sentence
     joint = "，" if zh else ", "
     kept = joint.join(c for c, hit in zip(clauses, changed, strict=True) if not hit)

@@ -61,7 +61,7 @@ _CUE = re.compile(
     r"涨了|降了|搬到|搬去|跳槽|入职|转学|推迟|提前到|延期|调到|挪到|现在|如今|"
     r"\bnow\b|\bswitched\b|\bmoved\b|\bchanged\b|\bjoined\b|\bstarted\b|\bleft\b|\bnew\b|"
     r"\bpromoted\b|\bturned\b|\bmoves?\b|\bmoving\b|\btook\b|\btaken\b|\bretired\b|"
-    r"\bpushed\b|\brelocated\b|\btraded\b|\bup to\b|\bdown to\b|"
+    r"\bpushed\b|\brelocat(?:ed|es|ing|e)\b|\btraded\b|\bup to\b|\bdown to\b|"
     r"\braised\b|\blowered\b|\bno longer\b|\binstead\b|\bafter\b|\bchange of plan\b"
 )
 _AGAIN = re.compile(

@@ -1,0 +1,127 @@
+"""Whether a judged pair retires the older statement: the last word, learned from scenarios.
+
+The supersede pass asks of each (newer, older) pair of one subject whether the newer gives a
+new value for the older's slot, and three judgements answer: the rules (:mod:`relations`,
+:mod:`single_slots`), the learned slot model (:mod:`slotmodel`) and the English name swap
+(:mod:`named`). Each was tuned alone; together they retire some durable facts and miss some
+changes. This model reads what each of them said about a pair, beside a few facts about the
+pair (the slot model's features, the two statements' kinds, whose they are, whether the
+older packs several clauses or comes from the prior MEMORY.md), and gives the probability
+that the older is an old value the newer replaces.
+
+It is trained by ``python bench/train_change.py`` on the pairs the dream itself judges on the
+dev scenarios (``bench/change_pairs.py`` labels them from the scenarios' labels); the
+weights ship in ``changemodel.json``. Without the file (or without embeddings) the ways
+found decide alone, as before.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+MODEL_PATH = Path(__file__).with_name("changemodel.json")
+WAYS = ("rules", "learned", "named")
+KINDS = ("identity", "plan", "event")
+
+# Of the slot model's features (slotmodel.FEATURES), those read here, by index.
+SLOT_FEATURES = (
+    ("cosine", 0),
+    ("anchors_shared", 1),
+    ("grams_shared", 3),
+    ("change_newer", 4),
+    ("again_newer", 6),
+    ("type_changed", 7),
+    ("type_repeated", 8),
+    ("value_swapped", 9),
+    ("family_shared", 10),
+    ("future_over_present", 11),
+    ("negation_differs", 12),
+)
+
+FEATURES = (
+    *(f"found_{way}" for way in WAYS),
+    "found_none",
+    "slot_probability",
+    *(name for name, _ in SLOT_FEATURES),
+    "same_kind",
+    *(f"older_{kind}" for kind in KINDS),
+    "newer_plan",
+    "other_subject",
+    "older_packed",
+    "older_prior",
+    "language_differs",
+)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """What the judgements and the engine know of one (newer, older) pair."""
+
+    how: str | None  # the way that found a change (one of WAYS), or None
+    slot_probability: float
+    slot_features: tuple[float, ...] | None  # slotmodel.pair_features, None without a cosine
+    newer_kind: str
+    older_kind: str
+    subject: str
+    older_packed: bool
+    older_prior: bool
+    language_differs: bool
+
+
+def pair_features(pair: Pair) -> tuple[float, ...]:
+    """The features of ``pair``, in :data:`FEATURES` order."""
+    slot = pair.slot_features
+    return (
+        *(float(pair.how == way) for way in WAYS),
+        float(pair.how is None),
+        pair.slot_probability,
+        *((slot[i] if slot is not None else 0.0) for _, i in SLOT_FEATURES),
+        float(pair.newer_kind == pair.older_kind),
+        *(float(pair.older_kind == kind) for kind in KINDS),
+        float(pair.newer_kind == "plan"),
+        float(pair.subject != "user"),
+        float(pair.older_packed),
+        float(pair.older_prior),
+        float(pair.language_differs),
+    )
+
+
+@dataclass(frozen=True)
+class ChangeModel:
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float
+
+    def probability(self, values: tuple[float, ...]) -> float:
+        z = self.bias + sum(w * x for w, x in zip(self.weights, values, strict=True))
+        return 1.0 / (1.0 + math.exp(-z))
+
+
+@lru_cache(maxsize=1)
+def model() -> ChangeModel | None:
+    """The shipped model (None when the file is missing or names other features)."""
+    try:
+        data = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if tuple(data.get("features", ())) != FEATURES:
+        return None
+    return ChangeModel(
+        tuple(float(w) for w in data["weights"]), float(data["bias"]), float(data["threshold"])
+    )
+
+
+def retires(pair: Pair) -> bool:
+    """Whether the newer of ``pair`` retires the older: the model's judgement when it ships
+    and the pair has embeddings, else whether any way found a change."""
+    fitted = model()
+    if fitted is None or pair.slot_features is None:
+        return pair.how is not None
+    return fitted.probability(pair_features(pair)) >= fitted.threshold
+
+
+__all__ = ["FEATURES", "ChangeModel", "Pair", "model", "pair_features", "retires"]

@@ -1,0 +1,101 @@
+"""Round 17: two values under one verb are two clauses; a value that begins on a day now come
+holds now; a line read as chatter that gives a kept value's slot a new value is kept; and
+the supersede pass's pair judgement as one step. Examples of this file's own."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+
+from memory.dream.extractive import Cluster, ExtractiveEngine, Statement, _begun, _cosine
+from memory.dream.judge import changemodel, slotmodel
+from memory.dream.judge.classifier import KINDS, Judgement
+from memory.dream.judge.clauses import packed, split_changed
+from memory.dream.judge.relations import Said
+from memory.dream.retire import WORTH_JUDGING, left_out_news
+from memory.provenance import SourceRef
+
+
+def test_two_values_under_one_verb_are_two_clauses() -> None:
+    older = Said("The user charges £40 for a haircut and £25 for a beard trim", "user", "work")
+    newer = Said("The user: haircuts are £45 from this week, rent went up", "user", "work")
+    assert packed(older)
+    part = split_changed(older, newer)
+    assert part is not None
+    assert part.kept == "The user charges £25 for a beard trim"
+    assert part.retired == "The user charges £40 for a haircut"
+    # a list of things with no value of its own stays one clause
+    assert not packed(Said("The user grows tomatoes and 3 kinds of basil", "user", "fact"))
+
+
+def test_a_value_begun_on_a_day_now_come_holds_now() -> None:
+    said = date(2026, 5, 4)
+    text = "The user will be at the Leeds branch from 2026-05-11"
+    assert not _begun(text, said, date(2026, 5, 10))  # still to come
+    assert _begun(text, said, date(2026, 5, 11))
+    assert not _begun("The user is at the Leeds branch", said, date(2026, 5, 11))
+    st = Statement(text, (), said, 0, ahead=True, begun=True)
+    assert not st.said().future  # no plan over the present any more
+    planned = Statement(text, (), said, 0, ahead=True, begun=True, due=date(2026, 5, 11))
+    assert planned.said().future  # a plan that expires stays a plan until it does
+
+
+def test_relocating_says_a_change() -> None:
+    assert slotmodel.says_change("Nia is relocating, she'll be in the Cardiff office")
+    assert slotmodel.says_change("The user relocates to Lisbon in spring")
+    assert not slotmodel.says_change("Nia works in the Cardiff office")
+
+
+def _statement(text: str, day: int, line: int, chatter: float = 0.0) -> Statement:
+    ref = SourceRef(f"memory/2026-03-{day:02d}.md", line, line)
+    st = Statement(text, (ref,), date(2026, 3, day), line)
+    probs = [0.0] * len(KINDS)
+    probs[0], probs[KINDS.index("fact")] = chatter, 1.0 - chatter
+    st.judgement = Judgement(tuple(probs))
+    return st
+
+
+def _news(left: list[Statement], kept: list[Statement]) -> list[str]:
+    return [st.text for st in left_out_news(left, kept, ExtractiveEngine._judge_change, _cosine)]
+
+
+def test_a_line_read_as_chatter_that_changes_a_kept_value_is_kept() -> None:
+    old = _statement("用户的房租每个月3800", 3, 4)
+    new = _statement("用户：唉 房租涨到4100了", 9, 2, chatter=0.7)
+    noise = _statement("用户：今天好热", 9, 3, chatter=0.7)
+    assert _news([new, noise], [old]) == [new.text]
+    # not backwards, not when clearly chatter, not a line that changes nothing
+    earlier = _statement("用户：房租涨到4100了", 2, 2, chatter=0.7)
+    assert _news([earlier], [old]) == []
+    sure = _statement("用户：房租涨到4100了", 9, 2, chatter=WORTH_JUDGING)
+    assert _news([sure], [old]) == []
+    again = _statement("用户：房租还是3800", 9, 2, chatter=0.7)
+    assert _news([again], [old]) == []
+
+
+def test_the_pair_judgement_without_a_model_is_the_ways_found() -> None:
+    pair = changemodel.Pair(
+        how="rules",
+        slot_probability=0.0,
+        slot_features=None,
+        newer_kind="fact",
+        older_kind="fact",
+        subject="user",
+        older_packed=False,
+        older_prior=False,
+        language_differs=False,
+    )
+    assert changemodel.retires(pair)
+    assert not changemodel.retires(
+        changemodel.Pair(**{**pair.__dict__, "how": None})  # type: ignore[arg-type]
+    )
+    assert len(changemodel.pair_features(pair)) == len(changemodel.FEATURES)
+    # the engine asks it of each candidate pair
+    engine = ExtractiveEngine()
+    newer, older = Cluster(), Cluster()
+    newer.add(_statement("用户的房租涨到4100了", 9, 2))
+    older.add(_statement("用户的房租每个月3800", 3, 4))
+    judged = engine._judge_pair(newer, older, None)
+    assert judged.how == "rules" and judged.retires
+    assert np.isfinite(judged.features).all()
