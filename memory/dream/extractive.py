@@ -30,7 +30,7 @@ from memory.dream import sections
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
-from memory.dream.grounding import support
+from memory.dream.grounding import cited_text, support, verify
 from memory.dream.judge import (
     again,
     bitext,
@@ -43,7 +43,7 @@ from memory.dream.judge import (
     slotmodel,
 )
 from memory.dream.judge.classifier import Judgement, classify
-from memory.dream.judge.clauses import packed, split_changed
+from memory.dream.judge.clauses import Split, packed, split_changed
 from memory.dream.judge.relations import (
     Said,
     alias_of,
@@ -229,9 +229,11 @@ class ExtractiveEngine:
         self._conflict_of: dict[int, str] = {}  # id(cluster) -> its open conflict's id
         self._matrix: np.ndarray | None = None  # the statements' vectors, one row a text
         self.verdicts: VerdictCache | None = None  # the root's pair verdicts, if kept
+        self._inputs: DreamInputs | None = None  # the dream's inputs (for grounding)
 
     def propose(self, inputs: DreamInputs) -> Proposal:
         self._check = inputs.check  # the dream's stop request, asked in the long loops
+        self._inputs = inputs
         self.verdicts = open_verdicts(inputs.state_dir) if inputs.state_dir is not None else None
         zh = _scope_is_chinese(inputs)
         statements, dropped = self._statements(inputs)
@@ -587,6 +589,8 @@ class ExtractiveEngine:
                 old_said = older.head.said()
                 learned = how == "learned"
                 part = split_changed(old_said, said, by_words=how != "rules")
+                if part is not None and not self._grounded(part, older):
+                    part = None  # a clause its lines no longer support: the whole leaves
                 if part is not None:  # one clause of a packed statement changed
                     older.revise(part.kept, part.retired, newer)
                     continue
@@ -623,6 +627,14 @@ class ExtractiveEngine:
             language_differs=has_cjk(said.text) != has_cjk(old_said.text),
         )
         return PairJudgement(how, score, changemodel.pair_features(pair), changemodel.retires(pair))
+
+    def _grounded(self, part: Split, older: Cluster) -> bool:
+        """Whether the lines ``older`` cites support both halves of ``part`` (a clause
+        reworded apart from its line, "用户他们…搬家" of "我们周六搬家，搬去成华区", may not)."""
+        refs, inputs = older.head.refs, self._inputs
+        if inputs is None or cited_text(refs, inputs)[1] is not None:
+            return True  # lines outside the window (a prior item's): judged when written
+        return all(verify(text, refs, inputs).ok for text in (part.kept, part.retired))
 
     def _same_fact(self, a: Said, b: Said, cosine: float | None) -> bool:
         """One fact twice: the judge's ``same_fact``, or one restating the other's main

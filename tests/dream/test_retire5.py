@@ -5,13 +5,14 @@ the supersede pass's pair judgement as one step. Examples of this file's own."""
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import numpy as np
 
 from memory.dream.extractive import Cluster, ExtractiveEngine, Statement, _begun, _cosine
 from memory.dream.judge import changemodel, slotmodel
 from memory.dream.judge.classifier import KINDS, Judgement
-from memory.dream.judge.clauses import packed, split_changed
+from memory.dream.judge.clauses import Split, packed, split_changed
 from memory.dream.judge.relations import Said
 from memory.dream.retire import WORTH_JUDGING, left_out_news
 from memory.provenance import SourceRef
@@ -99,3 +100,35 @@ def test_the_pair_judgement_without_a_model_is_the_ways_found() -> None:
     judged = engine._judge_pair(newer, older, None)
     assert judged.how == "rules" and judged.retires
     assert np.isfinite(judged.features).all()
+
+
+def test_a_clause_its_lines_do_not_support_is_not_split_off(tmp_path: Path) -> None:
+    from memory.dream import DreamOptions
+    from memory.dream.inputs import gather
+    from memory.paths import MemoryRoot
+
+    root = MemoryRoot.at(tmp_path)
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "2027-03-09.md").write_text(
+        "# Daily Memory: 2027-03-09\n\n## Trimmed Context\n- 用户: 我们周六搬家，搬去成华区\n",
+        "utf-8",
+    )
+    engine = ExtractiveEngine()
+    engine._inputs = gather(root, date(2027, 3, 9), DreamOptions(days=3))
+    older = Cluster()
+    ref = SourceRef("memory/2027-03-09.md", 4, 4)
+    older.add(Statement("用户他们2027-03-13搬家，搬去成华区", (ref,), date(2027, 3, 9), 4))
+    # the reworded half alone shares too little with its line; the line itself is fine
+    assert not engine._grounded(Split("用户他们2027-03-13搬家", "用户搬去成华区"), older)
+    assert engine._grounded(Split("用户周六搬家", "用户搬去成华区"), older)
+    # a prior item citing lines outside the window is not judged here
+    far = Cluster()
+    far.add(
+        Statement(
+            "用户他们搬家，搬去成华区",
+            (SourceRef("memory/2026-01-01.md", 4, 4),),
+            date(2026, 1, 1),
+            0,
+        )
+    )
+    assert engine._grounded(Split("用户他们搬家", "用户搬去成华区"), far)
