@@ -6,7 +6,8 @@ value for the older's slot?", what the engine found (``rules``, ``learned``, ``n
 nothing), the pair's features (:func:`memory.dream.judge.changemodel.pair_features`) and a
 label from the note lines both cite: 1 when the older cites a labelled old value of a fact
 the newer states with another value, 0 when both cite labelled lines and that is not so,
-None when either cites no labelled line.
+None when either cites no labelled line. The dreams run without the shipped
+``changemodel.json`` (the ways found decide, as the model's training data was collected).
 
 Usage: ``python bench/change_pairs.py [--split dev] [--out pairs.jsonl]``; prints, per way
 of finding a change, how many judged pairs were right.
@@ -30,6 +31,7 @@ from bench.dream_quality import run_scenario
 from bench.dream_scenarios import Scenario, load
 from memory.dream import extractive
 from memory.dream.extractive import Cluster, ExtractiveEngine
+from memory.dream.judge import changemodel
 from memory.provenance import SourceRef
 
 
@@ -75,11 +77,14 @@ def recording(scenario: Scenario, out: list[dict[str, Any]]) -> Iterator[None]:
         )
         return judged
 
+    shipped = changemodel.model
     ExtractiveEngine._judge_pair = judge  # type: ignore[method-assign]
+    changemodel.model = lambda: None  # type: ignore[assignment]  # the ways found decide
     try:
         yield
     finally:
         ExtractiveEngine._judge_pair = original  # type: ignore[method-assign]
+        changemodel.model = shipped  # type: ignore[assignment]
 
 
 def collect(split: str, only: str | None = None) -> list[dict[str, Any]]:

@@ -132,3 +132,28 @@ def test_a_clause_its_lines_do_not_support_is_not_split_off(tmp_path: Path) -> N
         )
     )
     assert engine._grounded(Split("用户他们搬家", "用户搬去成华区"), far)
+
+
+def _embedded(*statements: Statement) -> None:
+    from memory.search.embeddings.local import LocalProvider
+
+    vectors = LocalProvider().embed_passages([s.text for s in statements])
+    for st, vector in zip(statements, np.asarray(vectors, dtype=np.float32), strict=True):
+        st.vector = vector
+
+
+def test_the_shipped_model_weighs_what_the_ways_found() -> None:
+    fitted = changemodel.model()
+    assert fitted is not None and 0.5 <= fitted.threshold < 1.0
+    engine = ExtractiveEngine()
+    old = _statement("用户的房租每个月3800，住在江北区", 3, 4)
+    new = _statement("用户的房租涨到4100了", 9, 2)
+    other = _statement("用户每周三晚上去游泳", 9, 3)
+    _embedded(old, new, other)
+    older, newer, unrelated = Cluster(), Cluster(), Cluster()
+    older.add(old)
+    newer.add(new)
+    unrelated.add(other)
+    judged = engine._judge_pair(newer, older, _cosine(new, old))
+    assert judged.how == "rules" and judged.retires
+    assert not engine._judge_pair(unrelated, older, _cosine(other, old)).retires

@@ -10,9 +10,12 @@ older packs several clauses or comes from the prior MEMORY.md), and gives the pr
 that the older is an old value the newer replaces.
 
 It is trained by ``python bench/train_change.py`` on the pairs the dream itself judges on the
-dev scenarios (``bench/change_pairs.py`` labels them from the scenarios' labels); the
-weights ship in ``changemodel.json``. Without the file (or without embeddings) the ways
-found decide alone, as before.
+dev scenarios (``bench/change_pairs.py`` labels them from the scenarios' labels: 1,424 pairs,
+101 changes, 30 scenarios), its threshold chosen where right retirements less three times
+the wrong ones peak with each scenario left out of training in turn (0.8: 67 of 101 changes
+and 18 non-changes retired, against 69 and 25 by the ways found alone); the weights ship in
+``changemodel.json``. Without the file, or without embeddings (no slot features), the ways
+found decide alone.
 """
 
 from __future__ import annotations
