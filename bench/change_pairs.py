@@ -105,7 +105,7 @@ def collect(split: str, only: str | None = None) -> list[dict[str, Any]]:
 def summary(rows: list[dict[str, Any]]) -> str:
     counts: Counter[tuple[str, int | None]] = Counter((r["how"], r["label"]) for r in rows)
     out = ["| found by | pairs | a change (1) | not (0) | unlabelled |", "|---|---|---|---|---|"]
-    for how in ("rules", "learned", "named", ""):
+    for how in ("rules", "loose", "learned", "named", ""):
         row = [counts[(how, lab)] for lab in (1, 0, None)]
         out.append(f"| {how or 'nothing'} | {sum(row)} | {row[0]} | {row[1]} | {row[2]} |")
     return "\n".join(out)

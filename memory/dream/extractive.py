@@ -73,6 +73,7 @@ from memory.provenance import SourceRef, compress_refs
 from memory.segment import has_cjk
 from memory.speaker import split
 
+RULES = ("rules", "loose")  # the ways of the rules (the loose one: a change word and a topic)
 _DATE_IN_PATH = re.compile(r"(\d{4})-(\d{2})-(\d{2})\.(?:md|jsonl)$")
 CANDIDATES_PER_LOOKUP = 24
 COMMON_TOKEN = 300  # a token in this many clusters ("用户", "user") says nothing
@@ -252,7 +253,7 @@ class ExtractiveEngine:
                     left_out.append(st)
                 continue
             kept.append(st)
-        news = left_out_news(left_out, kept, self._judged_change, _cosine)
+        news = left_out_news(left_out, kept, self._changed_by_rules)
         if news:  # a line read as chatter that changes a kept value is no chatter
             promoted = {id(st) for st in news}
             left_out = [st for st in left_out if id(st) not in promoted]
@@ -296,7 +297,7 @@ class ExtractiveEngine:
             for item in self._leaving(old, zh):
                 proposal.superseded.append((item, new))
                 proposal.archive.append((item, "superseded"))
-        for st, by in left_out_olds(left_out, keep, self._judged_change, _cosine):
+        for st, by in left_out_olds(left_out, keep, self._retires):
             item = MemoryItem(st.text, st.refs, self._item(by, zh).section)
             proposal.superseded.append((item, self._item(by, zh)))
             proposal.archive.append((item, "superseded"))
@@ -588,7 +589,7 @@ class ExtractiveEngine:
                     continue
                 old_said = older.head.said()
                 learned = how == "learned"
-                part = split_changed(old_said, said, by_words=how != "rules")
+                part = split_changed(old_said, said, by_words=how not in RULES)
                 if part is not None and not self._grounded(part, older):
                     part = None  # a clause its lines no longer support: the whole leaves
                 if part is not None:  # one clause of a packed statement changed
@@ -606,10 +607,16 @@ class ExtractiveEngine:
         return out
 
     def _judge_pair(self, newer: Cluster, older: Cluster, cosine: float | None) -> PairJudgement:
-        """Whether ``newer`` retires ``older``: what the three judgements found
+        """Whether ``newer`` retires ``older`` (:meth:`_judge_statements` of their heads)."""
+        return self._judge_statements(newer.head, older.head, cosine)
+
+    def _judge_statements(
+        self, new: Statement, old: Statement, cosine: float | None
+    ) -> PairJudgement:
+        """Whether ``new`` retires ``old``: what the three judgements found
         (:meth:`_judged_change`), weighed by :mod:`judge.changemodel` with the slot model's
         probability and features and what else is known of the pair."""
-        said, old_said = newer.head.said(), older.head.said()
+        said, old_said = new.said(), old.said()
         how = self._judged_change(said, old_said, cosine)
         score = self._slot_score(said, old_said, cosine)
         slot = None
@@ -623,10 +630,21 @@ class ExtractiveEngine:
             older_kind=old_said.kind,
             subject=said.subject,
             older_packed=packed(old_said),
-            older_prior=older.head.prior is not None,
+            older_prior=old.prior is not None,
+            newer_ahead=said.future and not old_said.future,
             language_differs=has_cjk(said.text) != has_cjk(old_said.text),
         )
         return PairJudgement(how, score, changemodel.pair_features(pair), changemodel.retires(pair))
+
+    def _retires(self, new: Statement, old: Statement) -> bool:
+        """Whether the pair judgement retires ``old`` for ``new``."""
+        return self._judge_statements(new, old, _cosine(new, old)).retires
+
+    def _changed_by_rules(self, new: Statement, old: Statement) -> bool:
+        """Whether the rules find ``new`` a new value for ``old``'s slot and the pair
+        judgement retires ``old`` (what a left-out line must show to be kept)."""
+        judged = self._judge_statements(new, old, _cosine(new, old))
+        return judged.how == "rules" and judged.retires
 
     def _grounded(self, part: Split, older: Cluster) -> bool:
         """Whether the lines ``older`` cites support both halves of ``part`` (a clause
@@ -666,7 +684,8 @@ class ExtractiveEngine:
         if self.verdicts is None:
             return self._judge_change(newer, older, cosine)
         if self.verdicts.ask("rules_change", newer, older, cosine, self._rules_change):
-            return "rules"
+            strict = self.verdicts.ask("strict_change", newer, older, cosine, self._strict_change)
+            return "rules" if strict else "loose"
         if self.verdicts.ask("learned_change", newer, older, cosine, self._learned_change):
             return "learned"
         if self._named_change(newer, older, cosine):  # a few set operations: not kept
@@ -682,11 +701,13 @@ class ExtractiveEngine:
     def _judge_change(newer: Said, older: Said, cosine: float | None = None) -> str | None:
         """What finds ``newer`` a new value for what ``older`` said: ``rules`` (the judge's
         ``replaces``, or the same subject naming another value of the same exclusive slot:
-        住在上海 / 住在北京, or a doubt about it, "maybe it is Munich now?"), ``learned``
+        住在上海 / 住在北京, or a doubt about it, "maybe it is Munich now?"; ``loose`` when
+        only the loosest rule finds it: a change word and a topic in common), ``learned``
         (the learned slot judgement alone), ``named`` (an English name swapped, the rest
         alike), or None."""
         if ExtractiveEngine._rules_change(newer, older, cosine):
-            return "rules"
+            strict = ExtractiveEngine._strict_change(newer, older, cosine)
+            return "rules" if strict else "loose"
         if ExtractiveEngine._learned_change(newer, older, cosine):
             return "learned"
         if ExtractiveEngine._named_change(newer, older, cosine):
@@ -694,10 +715,17 @@ class ExtractiveEngine:
         return None
 
     @staticmethod
-    def _rules_change(newer: Said, older: Said, cosine: float | None = None) -> bool:
+    def _strict_change(newer: Said, older: Said, cosine: float | None = None) -> bool:
+        """:meth:`_rules_change` without the loosest rule (``replaces(loose=False)``)."""
+        return ExtractiveEngine._rules_change(newer, older, cosine, loose=False)
+
+    @staticmethod
+    def _rules_change(
+        newer: Said, older: Said, cosine: float | None = None, *, loose: bool = True
+    ) -> bool:
         if confirms(newer.text, older.text) or holds(newer.text):
             return False  # "搬到滨江区", then "现在住滨江区江南大道": the move went on
-        if replaces(newer, older, cosine):
+        if replaces(newer, older, cosine, loose=loose):
             return True
         if newer.subject != older.subject:
             return False
@@ -707,6 +735,8 @@ class ExtractiveEngine:
             return False  # "奶奶住在王建国家" tells of 奶奶, not of 王建国's home
         if _slot_swapped(newer, older):
             return True  # 在大疆做硬件工程师 / 在小鹏做硬件测试: one employer at a time
+        if newer.future and not older.future and older.kind != "plan":
+            return False  # a value still to come leaves the present one ("1月起涨到4800")
         return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)
 
     @staticmethod

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from memory.dream.contradiction import Side, verdict
 from memory.dream.judge import single_slots
-from memory.dream.judge.relations import Said, core_words
+from memory.dream.judge.relations import core_words
 from memory.dream.similarity import features
 from memory.provenance import ref_lines
 
@@ -26,10 +26,11 @@ if TYPE_CHECKING:
     from memory.dream.extractive import Cluster, Statement
 
 WORTH_JUDGING = 0.9  # a left-out line likelier chatter than this holds no value to retire
+NEWS_WORTH = 0.8  # ... nor, likelier chatter than this, a new value to keep
 COMMON_KEY = 300  # a key this many clusters share says nothing (as the supersede pass)
 
-Judge = Callable[[Said, Said, "float | None"], "str | None"]
-Cosine = Callable[["Statement", "Statement"], "float | None"]
+# Whether the first statement gives the second's slot a new value (the engine's judgement)
+Changes = Callable[["Statement", "Statement"], bool]
 
 
 def _keys(text: str, subject: str) -> list[tuple[str, str]]:
@@ -52,11 +53,12 @@ def _undecided(newer: Cluster, old: Statement) -> bool:
 
 
 def left_out_olds(
-    left_out: list[Statement], kept: list[Cluster], judge: Judge, cosine: Cosine
+    left_out: list[Statement], kept: list[Cluster], changes: Changes
 ) -> list[tuple[Statement, Cluster]]:
     """Each statement of ``left_out`` (note lines the dream did not keep) that a newer
-    cluster of ``kept`` replaces, with the newest such cluster; a line any cluster cites is
-    not left out, and each line is retired once."""
+    cluster of ``kept`` replaces (``changes(head, old)``: the engine's pair judgement), with
+    the newest such cluster; a line any cluster cites is not left out, and each line is
+    retired once."""
     cited = {line for c in kept for line in ref_lines(c.refs)}
     index: dict[tuple[str, str], list[Cluster]] = defaultdict(list)
     for cluster in kept:
@@ -79,10 +81,8 @@ def left_out_olds(
             key=lambda c: c.latest,
             reverse=True,
         )
-        old = st.said()
         for cluster in newer:
-            head = cluster.head
-            if judge(head.said(), old, cosine(head, st)) is None:
+            if not changes(cluster.head, st):
                 continue
             if _undecided(cluster, st):
                 continue
@@ -93,33 +93,31 @@ def left_out_olds(
 
 
 def left_out_news(
-    left_out: list[Statement], kept: list[Statement], judge: Judge, cosine: Cosine
+    left_out: list[Statement], kept: list[Statement], changes: Changes
 ) -> list[Statement]:
     """The statements of ``left_out`` (note lines read as chatter) that give a kept
-    statement's slot a new value by the rules ("User: 七十四了" after "我姓周 七十三了"):
-    no chatter, since a value changed; kept, they retire the old value as any item does.
-    Only the rules count (the learned judgements weigh wordings the classifier already
-    read as chatter), only for an older statement said before, never a doubt or another
-    speaker's word against it."""
+    statement's slot a new value (``changes(new, old)``: the engine asks its rules, then
+    its pair judgement; "用户：唉 房租涨到4100了" after "房租每个月3800"): no chatter, since
+    a value changed; kept, they retire the old value as any item does. Only for an older
+    statement said before, never a doubt or another speaker's word against it."""
     index: dict[tuple[str, str], list[Statement]] = defaultdict(list)
     for st in kept:
         for key in _keys(st.text, st.subject):
             index[key].append(st)
     out: list[Statement] = []
     for st in left_out:
-        if st.prior is not None or st.chatter >= WORTH_JUDGING:
+        if st.prior is not None or st.chatter >= NEWS_WORTH:
             continue
         candidates: dict[int, Statement] = {}
         for key in _keys(st.text, st.subject):
             if len(index.get(key, ())) <= COMMON_KEY:
                 for older in index.get(key, ()):
                     candidates.setdefault(id(older), older)
-        new = st.said()
         side = Side(st.text, st.day, frozenset({st.speaker}) if st.speaker else frozenset())
         for older in candidates.values():
             if (older.day, older.order) >= (st.day, st.order):
                 continue
-            if judge(new, older.said(), cosine(st, older)) != "rules":
+            if not changes(st, older):
                 continue
             speakers = frozenset({older.speaker}) if older.speaker else frozenset()
             if verdict(side, Side(older.text, older.day, speakers)) == "open":

@@ -14,7 +14,7 @@ import pytest
 
 from memory.daily_notes import append_section
 from memory.dream import DreamOptions, run_dream
-from memory.dream.extractive import Cluster, ExtractiveEngine, Statement, _cosine
+from memory.dream.extractive import Cluster, ExtractiveEngine, Statement
 from memory.dream.retire import WORTH_JUDGING, left_out_olds
 from memory.memory_file import parse_archive, parse_memory
 from memory.paths import MemoryRoot
@@ -47,9 +47,7 @@ def _retired(left: list[Statement], kept: list[Statement]) -> list[tuple[str, st
     )
     for st, vector in zip(everything, vectors, strict=True):
         st.vector = vector
-    found = left_out_olds(
-        left, [_cluster(k) for k in kept], ExtractiveEngine._judge_change, _cosine
-    )
+    found = left_out_olds(left, [_cluster(k) for k in kept], ExtractiveEngine()._retires)
     return [(old.text, by.head.text) for old, by in found]
 
 

@@ -58,7 +58,8 @@ def _statement(text: str, day: int, line: int, chatter: float = 0.0) -> Statemen
 
 
 def _news(left: list[Statement], kept: list[Statement]) -> list[str]:
-    return [st.text for st in left_out_news(left, kept, ExtractiveEngine._judge_change, _cosine)]
+    engine = ExtractiveEngine()
+    return [st.text for st in left_out_news(left, kept, engine._changed_by_rules)]
 
 
 def test_a_line_read_as_chatter_that_changes_a_kept_value_is_kept() -> None:

@@ -27,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 MODEL_PATH = Path(__file__).with_name("changemodel.json")
-WAYS = ("rules", "learned", "named")
+WAYS = ("rules", "loose", "learned", "named")
 KINDS = ("identity", "plan", "event")
 
 # Of the slot model's features (slotmodel.FEATURES), those read here, by index.
@@ -57,6 +57,7 @@ FEATURES = (
     "older_packed",
     "older_prior",
     "language_differs",
+    "newer_ahead",
 )
 
 
@@ -73,6 +74,7 @@ class Pair:
     older_packed: bool
     older_prior: bool
     language_differs: bool
+    newer_ahead: bool = False  # the newer names a day still to come, the older does not
 
 
 def pair_features(pair: Pair) -> tuple[float, ...]:
@@ -90,6 +92,7 @@ def pair_features(pair: Pair) -> tuple[float, ...]:
         float(pair.older_packed),
         float(pair.older_prior),
         float(pair.language_differs),
+        float(pair.newer_ahead),
     )
 
 
@@ -124,6 +127,8 @@ def retires(pair: Pair) -> bool:
     fitted = model()
     if fitted is None or pair.slot_features is None:
         return pair.how is not None
+    if pair.how is None and pair.newer_ahead:
+        return False  # what lies ahead changes nothing now, unless a rule says it does
     return fitted.probability(pair_features(pair)) >= fitted.threshold
 
 

@@ -523,9 +523,11 @@ def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
     return False
 
 
-def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
+def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bool = True) -> bool:
     """Whether ``newer`` gives a new value for what ``older`` said about the same subject
-    (``cosine``: their embeddings', when there are embeddings)."""
+    (``cosine``: their embeddings', when there are embeddings). ``loose``: the last resort
+    too, a change word and a topic family in common (``similarity.supersedes``), the
+    loosest of the rules."""
     if newer.subject != older.subject or same_fact(newer, older):
         return False
     if former(newer.text) and not former(older.text):
@@ -568,7 +570,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None) -> bool:
     distinctive = (old_core & new_core) - _SLOT_WORDS
     if distinctive and not target and len(distinctive) * 3 >= len(old_core - _SLOT_WORDS):
         return False
-    if newer.kind != older.kind:
+    if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text)
 
