@@ -158,3 +158,29 @@ def test_the_shipped_model_weighs_what_the_ways_found() -> None:
     judged = engine._judge_pair(newer, older, _cosine(new, old))
     assert judged.how == "rules" and judged.retires
     assert not engine._judge_pair(unrelated, older, _cosine(other, old)).retires
+
+
+def test_a_weekday_naming_a_weekly_event_is_no_date() -> None:
+    from memory.dream.judge.dates import find
+
+    day = date(2027, 5, 3)
+    assert find("The user runs the Saturday parkrun in the park", day) == []
+    assert find("Her Tuesday choir is in the church hall", day) == []
+    assert [s.first for s in find("See you on Saturday", day)] == [date(2027, 5, 8)]
+    assert [s.first for s in find("the Saturday morning we fly", day)] == [date(2027, 5, 8)]
+
+
+def test_a_summary_reporting_on_a_named_child_is_about_the_child() -> None:
+    from memory.dream.judge.relations import aliased
+
+    aliases = {"Layla": "user/daughter"}
+    said = "The user said Layla had her first Tuesday swim lesson at 5:30"
+    assert aliased(said, "user", aliases) == "user/daughter"
+    assert aliased("The user said the van needs new tyres", "user", aliases) == "user"
+
+
+def test_a_value_still_to_come_swaps_no_present_value() -> None:
+    now = Said("用户：房租每个月 4500", "user", "fact")
+    ahead = Said("用户：房东说2027年1月起房租涨到 4800", "user", "fact", future=True)
+    assert not ExtractiveEngine._rules_change(ahead, now)
+    assert ExtractiveEngine._rules_change(Said(ahead.text, "user", "fact"), now)

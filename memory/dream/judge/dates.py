@@ -504,6 +504,9 @@ def _recurs(text: str, start: int, end: int, rule: str) -> bool:
         return True  # "Thursday the 24th": the day of the month names it
     if rule == "en_weekday" and _ORDINAL_BEFORE.search(text[max(0, start - 8) : start]):
         return True
+    before = text[max(0, start - 8) : start]
+    if rule == "en_weekday" and _NAMED_BY_DAY.search(before) and _NOUN_AFTER.match(text, end):
+        return True  # "runs the Saturday parkrun": an event the weekday names, weekly
     if rule not in ("zh_week", "en_weekday", "zh_dom", "en_dom", "zh_bare_week", "en_week"):
         return False
     if rule in ("zh_week", "en_weekday") and any(
@@ -543,6 +546,13 @@ def _not_a_day(text: str, start: int, end: int, rule: str) -> bool:
 
 _ALL_CUES = tuple(sorted({cue for *_, cues in _RULES for cue in cues}))
 _ORDINAL_AFTER = re.compile(r"(?i)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b")
+# "the Saturday parkrun", "our Sunday roast", "her Tuesday class": a weekday before a noun,
+# after an article or a possessive, names what happens on that day every week (not "the
+# Saturday after next", "this Saturday's", "the Saturday before the wedding").
+_NAMED_BY_DAY = re.compile(r"(?i)\b(?:the|our|my|his|her|their|your)\s+$")
+_NOUN_AFTER = re.compile(
+    r"(?!\s+(?:after|before|of|at|in|on|morning|night|evening|afternoon)\b)\s+[a-z]{3,}"
+)
 _Match = tuple[int, int, int, re.Match[str] | None]  # start, end, rule, match (None: recurs)
 
 

@@ -221,11 +221,15 @@ def alias_of(text: str, names: frozenset[str] = frozenset()) -> tuple[str, str] 
 
 
 def aliased(text: str, subject: str, aliases: dict[str, str]) -> str:
-    """The subject of a statement that opens (after its speaker's label) with a name the
-    chat gave someone ("豆豆量了身高" is about the user's son), else ``subject``."""
+    """The subject of a statement that opens (after its speaker's label, or a summary's
+    "The user said") with a name the chat gave someone ("豆豆量了身高" and "The user said
+    Layla had her first swim lesson" are about the user's children), else ``subject``."""
     if not aliases or "/" in subject:
         return subject
     body = _LABEL.sub("", text, count=1)
+    reported = _REPORTED.match(body)
+    if reported:
+        body = body[reported.end() :]
     for name in sorted(aliases, key=len, reverse=True):
         after = body[len(name) : len(name) + 1]
         if body.startswith(name) and (not name.isascii() or after in ("", " ", "'")):
