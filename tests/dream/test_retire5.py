@@ -184,3 +184,15 @@ def test_a_value_still_to_come_swaps_no_present_value() -> None:
     ahead = Said("用户：房东说2027年1月起房租涨到 4800", "user", "fact", future=True)
     assert not ExtractiveEngine._rules_change(ahead, now)
     assert ExtractiveEngine._rules_change(Said(ahead.text, "user", "fact"), now)
+
+
+def test_what_changed_is_the_topic_of_the_clause_naming_the_new_value() -> None:
+    from memory.dream.judge.relations import replaces
+
+    job = Said("林悦在一家做机器人的公司当测试工程师，离公司骑车五分钟", "林悦", "work")
+    move = Said("林悦搬家了，搬到滨江了，她男朋友公司在滨江", "林悦", "work")
+    # the home moved; the job's company is no home (the loosest rule, a change word and a
+    # topic in common, is left to the pair judgement)
+    assert not replaces(move, job, loose=False)
+    home = Said("林悦住在西湖区", "林悦", "work")
+    assert replaces(move, home)

@@ -458,6 +458,21 @@ def _changed_to(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=50_000)
+def _change_clauses(text: str) -> str:
+    """The clauses of ``text`` that name a change's new value (:data:`_CHANGE_TO`), with the
+    clause before each when it says the change ("陈静搬家了，搬到福田了"), joined; ``text``
+    when none does."""
+    pieces = _CLAUSE.split(text)
+    keep: set[int] = set()
+    for i, piece in enumerate(pieces):
+        if _CHANGE_TO.search(piece):
+            keep.add(i)
+            if i and CHANGE.search(pieces[i - 1]):
+                keep.add(i - 1)
+    return "，".join(pieces[i] for i in sorted(keep)) if keep else text
+
+
 _FAMILY_WORDS = frozenset(w for words in FAMILIES.values() for w in words)
 
 
@@ -546,7 +561,9 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     old_core, new_core = _core(older.text), _core(newer.text)
     target = _changed_to(newer.text)
     plans = "plan" in (newer.kind, older.kind)
-    families = features(newer.text).families & features(older.text).families
+    # what changed is the topic of the clauses naming the new values ("搬到福田了" of
+    # "陈静搬家了，搬到福田了，周凯公司在福田" moves a home, whatever else the line says)
+    families = features(_change_clauses(newer.text)).families & features(older.text).families
     fresh = bool(target) and not plans and not target & old_core
     if fresh and (families or _changed_thing(newer, older, target)):
         return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"; "寿宴改到聚贤楼" the venue
