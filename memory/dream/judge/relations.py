@@ -33,7 +33,7 @@ from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk, tokens
 
 _REL = {
-    "father": "父亲 爸爸 爸 老爸 父 father dad",
+    "father": "父亲 爸爸 爸 老爸 老爷子 父 father dad",
     "mother": "母亲 妈妈 妈 老妈 母 mother mum mom mam",
     "parents": "父母 爸妈 parents",
     "wife": "妻子 老婆 太太 媳妇 wife",
@@ -46,7 +46,7 @@ _REL = {
     "sister": "姐姐 妹妹 sister",
     "grandparent": "爷爷 奶奶 外公 外婆 姥姥 姥爷 grandmother grandfather grandma grandpa",
     "grandchild": "孙子 孙女 外孙 外孙女 grandson granddaughter grandchildren",
-    "friend": "朋友 闺蜜 好友 friend",
+    "friend": "朋友 闺蜜 好友 friend bestie bff",
     "colleague": "同事 colleague coworker",
     "boss": "老板 领导 经理 主任 boss manager",
     "advisor": "导师 advisor supervisor",
