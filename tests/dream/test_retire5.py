@@ -196,3 +196,13 @@ def test_what_changed_is_the_topic_of_the_clause_naming_the_new_value() -> None:
     assert not replaces(move, job, loose=False)
     home = Said("林悦住在西湖区", "林悦", "work")
     assert replaces(move, home)
+
+
+def test_a_word_to_the_whole_group_frames_what_follows() -> None:
+    from memory.dream.judge.wording import reword
+    from memory.speaker import split
+
+    day = date(2026, 11, 3)
+    assert reword(split("周敏提醒大家外婆不能吃太咸"), day) == "外婆不能吃太咸"
+    assert reword(split("周敏：提醒各位，外婆不能吃太咸"), day) == "周敏：外婆不能吃太咸"
+    assert reword(split("用户提到自己对芒果过敏"), day) == "用户对芒果过敏"

@@ -29,6 +29,11 @@ _ZH_FRAME = re.compile(
     r"(?:提到|提醒(?:助手)?(?:一下)?|表示|说|称|强调|告诉助手|补充|重申|确认)(?:了)?(?:道)?"
     r"[：:，,\s]*(?:自己|他|她)?(?=\S)"
 )
+# "李秀英提醒大家，…", "王芳：跟各位说一下，…": a word to the whole group frames what follows.
+_ZH_TELL_ALL = re.compile(
+    r"^(?:[\u4e00-\u9fff]{1,4}?[：:]?\s*)?(?:提醒|告诉|通知|跟|和)(?:一下)?(?:大家|各位)"
+    r"(?:说)?(?:一下|一声)?[：:，,\s]*(?=\S)"
+)
 _EN_FRAME = re.compile(
     r"(?i)^(?P<who>the user|[A-Z][a-z]+)\s+(?:again\s+)?(?:mentioned|said|noted|stated|"
     r"reminded the assistant|told the assistant|repeated|confirmed|added|explained)"
@@ -40,7 +45,7 @@ _EN_FRAME_ABOUT = re.compile(
     r"(?:his|her|their)\s+"
 )
 _DISCOURSE_HEAD = re.compile(
-    r"^(?:提醒(?:一下|你)?|记住|别忘了|对了|顺便说一下|其实|另外|reminder|remember|btw|fyi|"
+    r"^(?:提醒(?:一下|你|大家|各位)?|记住|别忘了|对了|顺便说一下|其实|另外|reminder|remember|btw|fyi|"
     r"by the way|just so you know|update|also|oh and|note|so|and|but|well|anyway|big news)"
     r"(?:\s+that)?[：:，,!！\s]+",
     re.I,
@@ -144,7 +149,11 @@ def _chinese(body: str, who: str) -> str:
 
 def strip_framing(text: str) -> str:
     """``用户再次提到自己对花生过敏`` -> ``用户对花生过敏``; "The user mentioned again that he
-    is allergic..." -> "The user is allergic..."."""
+    is allergic..." -> "The user is allergic..."; ``李秀英提醒大家奶奶不能吃咸`` -> ``奶奶不能吃咸``
+    (a reminder to the group tells of someone else)."""
+    match = _ZH_TELL_ALL.match(text)
+    if match and len(text) - match.end() >= 3:
+        return text[match.end() :]
     match = _ZH_FRAME.match(text)
     if match and len(text) - match.end() >= 3:
         return match.group("who") + text[match.end() :]
