@@ -206,3 +206,16 @@ def test_a_word_to_the_whole_group_frames_what_follows() -> None:
     assert reword(split("周敏提醒大家外婆不能吃太咸"), day) == "外婆不能吃太咸"
     assert reword(split("周敏：提醒各位，外婆不能吃太咸"), day) == "周敏：外婆不能吃太咸"
     assert reword(split("用户提到自己对芒果过敏"), day) == "用户对芒果过敏"
+
+
+def test_a_members_label_stays_a_label_in_a_clause_kept_apart() -> None:
+    older = Said("陈芳：果果下周五满六岁，要办个生日会", "陈芳", "identity")
+    newer = Said("陈芳：果果的生日会改到新家办了", "陈芳", "plan")
+    part = split_changed(older, newer, by_words=True)
+    assert part is None or all(
+        not text.startswith("陈芳果果") for text in (part.kept, part.retired)
+    )
+    mine = Said("用户：每天早上一杯拿铁，要加全脂牛奶", "user", "preference")
+    oat = Said("用户最近咖啡改加燕麦奶了，全脂的喝了不舒服", "user", "preference")
+    split = split_changed(mine, oat, by_words=True)
+    assert split is not None and split.retired == "用户要加全脂牛奶"  # the user's: no label

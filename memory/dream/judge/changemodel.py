@@ -10,10 +10,10 @@ older packs several clauses or comes from the prior MEMORY.md), and gives the pr
 that the older is an old value the newer replaces.
 
 It is trained by ``python bench/train_change.py`` on the pairs the dream itself judges on the
-dev scenarios (``bench/change_pairs.py`` labels them from the scenarios' labels: 1,372 pairs,
-106 changes, 30 scenarios), its threshold chosen where right retirements less three times
-the wrong ones peak with each scenario left out of training in turn (0.8: 69 of 106 changes
-and 9 non-changes retired, against 72 and 17 by the ways found alone); the weights ship in
+dev scenarios (``bench/change_pairs.py`` labels them from the scenarios' labels: 1,352 pairs,
+104 changes, 30 scenarios), its threshold chosen where right retirements less three times
+the wrong ones peak with each scenario left out of training in turn (0.8: 68 of 104 changes
+and 9 non-changes retired, against 71 and 15 by the ways found alone); the weights ship in
 ``changemodel.json``. Without the file, or without embeddings (no slot features), the ways
 found decide alone.
 """

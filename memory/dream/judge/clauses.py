@@ -105,10 +105,16 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
         who = named  # "王小雨的雅思考试定在11月21日，在上海考": 王小雨 is whom it is about
     mine = whose(newer, older) | anchors(who)
 
+    label = _LABEL.match(older.text)
+    # a speaker's label that names no one in the words ("陈静：豆豆满五岁") stays a label:
+    # "陈静豆豆…" would read as 陈静's 豆豆
+    member = label is not None and who == label.group("who") and not _WHO.match(who)
+    mark = ("：" if zh else ": ") if member else ""
+
     def standing(clause: str) -> str:
         if not who or clause.startswith(who):
             return clause
-        return f"{who}{clause}" if zh else f"{who} {clause}"
+        return f"{who}{mark}{clause}" if zh else f"{who}{mark or ' '}{clause}"
 
     changed = [changes_value(newer.text, standing(c), mine) for c in clauses]
     if not any(changed):  # another value of a one-value slot ("在大疆做…" / "在小鹏做…")
