@@ -64,6 +64,7 @@ def recording(scenario: Scenario, out: list[dict[str, Any]]) -> Iterator[None]:
     def judge(
         self: ExtractiveEngine, newer: Cluster, older: Cluster, cosine: float | None
     ) -> extractive.PairJudgement:
+        self.record_pairs = True
         judged = original(self, newer, older, cosine)
         out.append(
             {
