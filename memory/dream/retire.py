@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from memory.dream.contradiction import Side, verdict
 from memory.dream.judge import single_slots
@@ -40,6 +40,20 @@ def _keys(text: str, subject: str) -> list[tuple[str, str]]:
     keys += [(subject, "family:" + f) for f in sorted(features(text).families)]
     keys += [(subject, "slot:" + s) for s in sorted(single_slots.slots(text))]
     return keys
+
+
+T = TypeVar("T")
+
+
+def _sharing(index: dict[tuple[str, str], list[T]], st: Statement) -> list[T]:
+    """What ``index`` holds under a key of ``st`` no more than :data:`COMMON_KEY` share,
+    each once, in the order first found."""
+    found: dict[int, T] = {}
+    for key in _keys(st.text, st.subject):
+        if len(index.get(key, ())) <= COMMON_KEY:
+            for thing in index.get(key, ()):
+                found.setdefault(id(thing), thing)
+    return list(found.values())
 
 
 def _undecided(newer: Cluster, old: Statement) -> bool:
@@ -71,13 +85,8 @@ def left_out_olds(
         lines = ref_lines(st.refs)
         if st.prior is not None or st.chatter >= WORTH_JUDGING or lines & (cited | done):
             continue
-        candidates: dict[int, Cluster] = {}
-        for key in _keys(st.text, st.subject):
-            if len(index.get(key, ())) <= COMMON_KEY:
-                for cluster in index.get(key, ()):
-                    candidates.setdefault(id(cluster), cluster)
         newer = sorted(
-            (c for c in candidates.values() if c.latest > (st.day, st.order)),
+            (c for c in _sharing(index, st) if c.latest > (st.day, st.order)),
             key=lambda c: c.latest,
             reverse=True,
         )
@@ -108,13 +117,8 @@ def left_out_news(
     for st in left_out:
         if st.prior is not None or st.chatter >= NEWS_WORTH:
             continue
-        candidates: dict[int, Statement] = {}
-        for key in _keys(st.text, st.subject):
-            if len(index.get(key, ())) <= COMMON_KEY:
-                for older in index.get(key, ()):
-                    candidates.setdefault(id(older), older)
         side = Side(st.text, st.day, frozenset({st.speaker}) if st.speaker else frozenset())
-        for older in candidates.values():
+        for older in _sharing(index, st):
             if (older.day, older.order) >= (st.day, st.order):
                 continue
             if not changes(st, older):

@@ -20,11 +20,11 @@ found decide alone.
 
 from __future__ import annotations
 
-import json
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from memory.dream.judge.logistic import Logistic, load
 
 MODEL_PATH = Path(__file__).with_name("changemodel.json")
 WAYS = ("rules", "loose", "learned", "named")
@@ -96,29 +96,13 @@ def pair_features(pair: Pair) -> tuple[float, ...]:
     )
 
 
-@dataclass(frozen=True)
-class ChangeModel:
-    weights: tuple[float, ...]
-    bias: float
-    threshold: float
-
-    def probability(self, values: tuple[float, ...]) -> float:
-        z = self.bias + sum(w * x for w, x in zip(self.weights, values, strict=True))
-        return 1.0 / (1.0 + math.exp(-z))
+ChangeModel = Logistic  # the fitted weights, the bias and the threshold
 
 
 @lru_cache(maxsize=1)
 def model() -> ChangeModel | None:
     """The shipped model (None when the file is missing or names other features)."""
-    try:
-        data = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if tuple(data.get("features", ())) != FEATURES:
-        return None
-    return ChangeModel(
-        tuple(float(w) for w in data["weights"]), float(data["bias"]), float(data["threshold"])
-    )
+    return load(MODEL_PATH, FEATURES)
 
 
 def retires(pair: Pair) -> bool:

@@ -18,13 +18,11 @@ dot product of a dozen numbers, so the dream asks it of every candidate pair.
 
 from __future__ import annotations
 
-import json
-import math
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from memory.dream.judge.logistic import Logistic, load
 from memory.dream.judge.single_slots import FORMER
 from memory.dream.judge.slots import GOAL, anchors, typed_values
 from memory.dream.similarity import CHANGE, NEGATION, features
@@ -78,28 +76,13 @@ _FUTURE = re.compile(
 _GENERIC = frozenset({"用户", "user", "the", "user's"})
 
 
-@dataclass(frozen=True)
-class SlotModel:
-    """The fitted weights, one per feature, and the bias."""
-
-    weights: tuple[float, ...]
-    bias: float
-
-    def probability(self, values: tuple[float, ...]) -> float:
-        z = self.bias + sum(w * x for w, x in zip(self.weights, values, strict=True))
-        return 1.0 / (1.0 + math.exp(-z))
+SlotModel = Logistic  # the fitted weights, one per feature, and the bias
 
 
 @lru_cache(maxsize=1)
 def model() -> SlotModel | None:
     """The shipped model (None when the file is missing or names other features)."""
-    try:
-        data = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if tuple(data.get("features", ())) != FEATURES:
-        return None
-    return SlotModel(tuple(float(w) for w in data["weights"]), float(data["bias"]))
+    return load(MODEL_PATH, FEATURES)
 
 
 @lru_cache(maxsize=50_000)
