@@ -26,6 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.change_pairs import collect
+from bench.train_slots import scores
 from memory.dream.judge import changemodel
 
 THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -75,10 +76,6 @@ def balanced(groups: list[str], y: np.ndarray) -> np.ndarray:
         if neg:
             out[rows & (y == 0)] = 0.5 / neg if pos else 1.0 / neg
     return out
-
-
-def scores(x: np.ndarray, weights: np.ndarray, bias: float) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-(x @ weights + bias)))
 
 
 def line(name: str, said: np.ndarray, y: np.ndarray) -> str:

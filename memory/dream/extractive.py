@@ -127,7 +127,7 @@ class Statement:
 class PairJudgement:
     """What the supersede pass judged of one (newer, older) pair."""
 
-    how: str | None  # the way that found a change ("rules", "learned", "named") or None
+    how: str | None  # the way that found a change (changemodel.WAYS) or None
     score: float  # the learned slot model's probability
     features: tuple[float, ...]  # :func:`judge.changemodel.pair_features`
     retires: bool

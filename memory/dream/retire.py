@@ -56,13 +56,27 @@ def _sharing(index: dict[tuple[str, str], list[T]], st: Statement) -> list[T]:
     return list(found.values())
 
 
+def _index(things: list[T], head: Callable[[T], Statement]) -> dict[tuple[str, str], list[T]]:
+    """``things`` by the keys of their statements (``head``: a thing's statement)."""
+    index: dict[tuple[str, str], list[T]] = defaultdict(list)
+    for thing in things:
+        st = head(thing)
+        for key in _keys(st.text, st.subject):
+            index[key].append(thing)
+    return index
+
+
+def _speakers(st: Statement) -> frozenset[str]:
+    """Who said ``st`` (none known for a prior item or a private chat)."""
+    return frozenset({st.speaker}) if st.speaker else frozenset()
+
+
 def _undecided(newer: Cluster, old: Statement) -> bool:
     """Whether the notes leave open which holds (:func:`contradiction.verdict`): the newer
     one doubts, or another speaker says it without a word of a change. Said the same day,
     the later line wins: the older one is no item to keep beside it as a conflict."""
     side = newer.side()
-    speakers = frozenset({old.speaker}) if old.speaker else frozenset()
-    before = Side(old.text, min(old.day, side.day - timedelta(days=1)), speakers)
+    before = Side(old.text, min(old.day, side.day - timedelta(days=1)), _speakers(old))
     return verdict(side, before) == "open"
 
 
@@ -74,11 +88,7 @@ def left_out_olds(
     the newest such cluster; a line any cluster cites is not left out, and each line is
     retired once."""
     cited = {line for c in kept for line in ref_lines(c.refs)}
-    index: dict[tuple[str, str], list[Cluster]] = defaultdict(list)
-    for cluster in kept:
-        head = cluster.head
-        for key in _keys(head.text, head.subject):
-            index[key].append(cluster)
+    index = _index(kept, lambda cluster: cluster.head)
     out: list[tuple[Statement, Cluster]] = []
     done: set[tuple[str, int]] = set()
     for st in left_out:
@@ -109,22 +119,18 @@ def left_out_news(
     its pair judgement; "用户：唉 房租涨到4100了" after "房租每个月3800"): no chatter, since
     a value changed; kept, they retire the old value as any item does. Only for an older
     statement said before, never a doubt or another speaker's word against it."""
-    index: dict[tuple[str, str], list[Statement]] = defaultdict(list)
-    for st in kept:
-        for key in _keys(st.text, st.subject):
-            index[key].append(st)
+    index = _index(kept, lambda st: st)
     out: list[Statement] = []
     for st in left_out:
         if st.prior is not None or st.chatter >= NEWS_WORTH:
             continue
-        side = Side(st.text, st.day, frozenset({st.speaker}) if st.speaker else frozenset())
+        side = Side(st.text, st.day, _speakers(st))
         for older in _sharing(index, st):
             if (older.day, older.order) >= (st.day, st.order):
                 continue
             if not changes(st, older):
                 continue
-            speakers = frozenset({older.speaker}) if older.speaker else frozenset()
-            if verdict(side, Side(older.text, older.day, speakers)) == "open":
+            if verdict(side, Side(older.text, older.day, _speakers(older))) == "open":
                 continue
             out.append(st)
             break

@@ -502,9 +502,9 @@ def _recurs(text: str, start: int, end: int, rule: str) -> bool:
         return True
     if rule == "en_weekday" and _ORDINAL_AFTER.match(text[end:]):
         return True  # "Thursday the 24th": the day of the month names it
-    if rule == "en_weekday" and _ORDINAL_BEFORE.search(text[max(0, start - 8) : start]):
-        return True
     before = text[max(0, start - 8) : start]
+    if rule == "en_weekday" and _ORDINAL_BEFORE.search(before):
+        return True
     if rule == "en_weekday" and _NAMED_BY_DAY.search(before) and _NOUN_AFTER.match(text, end):
         return True  # "runs the Saturday parkrun": an event the weekday names, weekly
     if rule not in ("zh_week", "en_weekday", "zh_dom", "en_dom", "zh_bare_week", "en_week"):
