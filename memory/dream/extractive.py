@@ -17,7 +17,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
@@ -26,6 +26,7 @@ import numpy as np
 
 from memory.chatter import is_noise
 from memory.conflicts import assign_ids, settled_ids, with_conflict
+from memory.daily_notes import NoteLine
 from memory.dream import sections
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
@@ -71,7 +72,7 @@ from memory.dream.verdicts import VerdictCache, open_verdicts
 from memory.memory_file import MemoryItem, cited_lines
 from memory.provenance import SourceRef, compress_refs
 from memory.segment import has_cjk
-from memory.speaker import split
+from memory.speaker import field_labels, split
 
 # A pair no way found, the slot model below this: no pair the pair judgement retired on the
 # dev scenarios (the lowest it did: 0.41), so its features are not computed.
@@ -346,9 +347,10 @@ class ExtractiveEngine:
             st.ahead = _ahead(item.text, day)
             st.begun = _begun(item.text, day, inputs.today)
             out.append(st)
+        labels = field_labels(n.text for n in inputs.notes)  # "Running: PB 1:52" names no one
         names = frozenset(
             s
-            for s in (split(n.text).speaker for n in inputs.notes)
+            for s in (split(n.text, labels).speaker for n in inputs.notes)
             if s and s not in ("用户", "User")
         )
         self._names = names
@@ -361,7 +363,7 @@ class ExtractiveEngine:
             if is_noise(line.text):
                 dropped += 1
                 continue
-            spoken = split(line.text)
+            spoken = split(line.text, labels)
             text = reword(spoken, line.day)
             if not text.strip():
                 dropped += 1
@@ -378,8 +380,11 @@ class ExtractiveEngine:
         # already classified and embedded); an item worded otherwise, as it reads.
         wording = {st.text: st.judged for st in out if st.prior is None}
         aliases = _aliases(out, names)
+        # a chat written in fields ("Running: PB 1:52", "Half marathon PB now 1:48") opens
+        # its lines with words that name no one: only a name it writes elsewhere is one
+        proper = _proper_names(inputs.notes, names | frozenset(aliases)) if labels else None
         for st in out:
-            st.subject = aliased(st.text, _subject(st, names), aliases)
+            st.subject = aliased(st.text, _subject(st, names, proper), aliases)
             st.judged = st.judged or wording.get(st.text, st.text)
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
@@ -896,17 +901,31 @@ def _one_slot(found: list[tuple[Cluster, float, str]]) -> list[tuple[Cluster, fl
     return [one for one in found if one[1] >= best - ONE_SLOT_MARGIN]
 
 
-def _subject(st: Statement, names: frozenset[str]) -> str:
+def _subject(st: Statement, names: frozenset[str], proper: frozenset[str] | None = None) -> str:
     """Whom ``st`` is about: in a group, a line that reports on another member ("Alice: Bob
     lives in Paris", Bob being one of the chat's speakers) is about that member, whoever
-    said it (so two speakers can disagree about them)."""
+    said it (so two speakers can disagree about them). ``proper``: in a chat written in
+    fields, the only capitalised words that name someone (:func:`_proper_names`)."""
     subject = subject_of(st.text, names)
+    if proper is not None and "/" not in subject and subject != "user" and subject not in proper:
+        return "user"  # "Half marathon PB now 1:48": a field's value, the user's
     if st.speaker and subject == st.speaker:
         for mark in ("：", ": "):
             if st.text.startswith(st.speaker + mark):
                 told = subject_of(st.text[len(st.speaker) + len(mark) :], names)
                 return told if told.split("/")[0] in names else subject
     return subject
+
+
+_INNER_CAPITAL = re.compile(r"(?<=[^\s.!?])\s+([A-Z][a-z]+)\b|^([A-Z][a-z]+)'s\b")
+
+
+def _proper_names(notes: Iterable[NoteLine], known: frozenset[str]) -> frozenset[str]:
+    """``known`` and the capitalised words the lines write inside a sentence, not opening
+    it or own something ("Partner: Joost (Dutch, nurse)", "Joost's birthday: 3 March" name
+    Joost; "Half marathon PB now 1:48" opens with Half)."""
+    found = {m.group(1) or m.group(2) for n in notes for m in _INNER_CAPITAL.finditer(n.text)}
+    return known | frozenset(found)
 
 
 def _read(st: Statement) -> str:
