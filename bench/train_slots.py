@@ -36,25 +36,27 @@ from memory.dream.judge import slotmodel
 from memory.dream.judge.slots import typed_values
 from memory.segment import has_cjk
 
-DATA = Path(__file__).resolve().parent / "data" / "judge" / "slot_pairs.tsv"
-PROFILES = DATA.with_name("slot_profiles.tsv")
+DATA = Path(__file__).resolve().parent / "data" / "judge"
+PAIRS = sorted(DATA.glob("slot_pairs*.tsv"))  # slot_pairs.tsv, slot_pairs_more.tsv, ...
+PROFILES = sorted(DATA.glob("slot_profiles*.tsv"))
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95)
 
 
-def read(path: Path) -> list[tuple[int, str, str]]:
+def read(paths: list[Path]) -> list[tuple[int, str, str]]:
     out = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        parts = line.split("\t")
-        if len(parts) != 3 or parts[0] not in ("0", "1") or not all(p.strip() for p in parts):
-            raise SystemExit(f"{path}:{number}: bad line {line!r}")
-        out.append((int(parts[0]), parts[1].strip(), parts[2].strip()))
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split("\t")
+            if len(parts) != 3 or parts[0] not in ("0", "1") or not all(p.strip() for p in parts):
+                raise SystemExit(f"{path}:{number}: bad line {line!r}")
+            out.append((int(parts[0]), parts[1].strip(), parts[2].strip()))
     return out
 
 
 def profiles(path: Path) -> list[tuple[int, str, str, str]]:
-    """Every pair of one person's statements, the later first (``slot_profiles.tsv``): 1
+    """Every pair of one person's statements, the later first (``slot_profiles*.tsv``): 1
     when both hold one slot with other values, else 0; each with its profile's name."""
     people: dict[str, list[tuple[str, str, str]]] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -63,7 +65,7 @@ def profiles(path: Path) -> list[tuple[int, str, str, str]]:
         parts = [p.strip() for p in line.split("\t")]
         if len(parts) != 4 or not all(parts):
             raise SystemExit(f"{path}:{number}: bad line {line!r}")
-        people.setdefault(parts[0], []).append((parts[1], parts[2], parts[3]))
+        people.setdefault(f"{path.stem}:{parts[0]}", []).append((parts[1], parts[2], parts[3]))
     out = []
     for who, said in people.items():
         for i, (slot, value, newer) in enumerate(said):
@@ -167,7 +169,11 @@ def cross_validate(
 
 
 def evaluate(
-    person: list[tuple[int, str, str, str]], embed: Embeddings, weights: np.ndarray, bias: float
+    person: list[tuple[int, str, str, str]],
+    embed: Embeddings,
+    weights: np.ndarray,
+    bias: float,
+    name: str = "profiles",
 ) -> None:
     """The fitted model on the profiles' pairs (none trained on): the base rate a dream
     asks at, each new value among many pairs of one person's other slots. A pair
@@ -175,7 +181,7 @@ def evaluate(
     x, y = matrix([(label, newer, older) for label, newer, older, _ in person], embed)
     asked = np.array([slotmodel.could_replace(newer, older) for _, newer, older, _ in person])
     guess = scores(x, weights, bias) * asked
-    print(f"profiles (not trained on): {len(y)} pairs, {int(y.sum())} new values")
+    print(f"{name} (not trained on): {len(y)} pairs, {int(y.sum())} new values")
     for threshold in THRESHOLDS:
         said = guess >= threshold
         hits = int((said & (y == 1)).sum())
@@ -194,13 +200,17 @@ def main() -> int:
     parser.add_argument(
         "--train-on-profiles",
         action="store_true",
-        help="fit on slot_profiles.tsv too (by default it only measures the model)",
+        help="fit on slot_profiles*.tsv too (by default they only measure the model)",
+    )
+    parser.add_argument(
+        "--pairs", nargs="+", help="pair files to read (default: every slot_pairs*.tsv)"
     )
     args = parser.parse_args()
-    rows = read(DATA)
+    rows = read([Path(p) for p in args.pairs] if args.pairs else PAIRS)
     rows += elsewhere(rows, seed=5) + unrelated(rows, args.random, seed=7)
     groups = [newer for _, newer, _ in rows]
-    person = profiles(PROFILES)
+    each = {path.stem: profiles(path) for path in PROFILES}
+    person = [pair for pairs in each.values() for pair in pairs]
     embed = Embeddings(Path(args.embedding_cache) if args.embedding_cache else None)
     if args.train_on_profiles:  # the pairs a dream asks, in training too
         rows += [(label, newer, older) for label, newer, older, _ in person]
@@ -222,6 +232,8 @@ def main() -> int:
     slotmodel.MODEL_PATH.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     if not args.train_on_profiles:
         evaluate(person, embed, weights, bias)
+        for name, pairs in each.items() if len(each) > 1 else ():
+            evaluate(pairs, embed, weights, bias, name)
     for name, w in zip(slotmodel.FEATURES, weights, strict=True):
         print(f"  {name:>20} {w:+.3f}")
     print(f"  {'bias':>20} {bias:+.3f}\nwrote {slotmodel.MODEL_PATH}")
