@@ -483,14 +483,23 @@ def _beside(scenario: Scenario, old: str, new: str) -> str:
     from memory.dream.extractive import ExtractiveEngine
     from memory.dream.judge.classifier import classify
     from memory.dream.judge.clauses import packed
-    from memory.dream.judge.relations import Said, core_words, subject_of
+    from memory.dream.judge.relations import Said, alias_of, aliased, core_words, subject_of
+    from memory.dream.judge.wording import worded
     from memory.dream.similarity import features
     from memory.search.embeddings.local import LocalProvider
     from memory.speaker import split
 
-    speakers = {split(line).speaker for lines in scenario.notes.values() for line in lines}
+    lines = [line[2:] for day in scenario.notes.values() for line in day if line[:2] == "- "]
+    speakers = {split(line).speaker for line in lines}
     names = frozenset(n for n in speakers if n and n not in ("用户", "User"))
-    who_old, who_new = subject_of(old, names), subject_of(new, names)
+    # whom each item is about as the dream reads it: the names the chat gave people too
+    aliases: dict[str, str] = {}
+    for line in lines:
+        found = alias_of(line, names) or alias_of(worded(split(line)), names)
+        if found and found[0] not in names:
+            aliases.setdefault(found[0], found[1])
+    who_old = aliased(old, subject_of(old, names), aliases)
+    who_new = aliased(new, subject_of(new, names), aliases)
     if who_old != who_new:
         return "b-subject"
     vectors = np.asarray(LocalProvider().embed_passages([new, old]))

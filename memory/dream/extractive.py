@@ -386,6 +386,7 @@ class ExtractiveEngine:
         for st in out:
             st.subject = aliased(st.text, _subject(st, names, proper), aliases)
             st.judged = st.judged or wording.get(st.text, st.text)
+        _resolve_pronouns(out[base:])
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
 
@@ -928,6 +929,29 @@ def _proper_names(notes: Iterable[NoteLine], known: frozenset[str]) -> frozenset
     return known | frozenset(found)
 
 
+# A line that opens (after its speaker's label) with a third person ("用户：她有甲减",
+# "Tom: he's on nights now") goes on about whom its speaker's line before it named.
+_PRONOUN_OPENING = re.compile(r"^(?:[^:：\s]{1,12}(?:：|: ))?(?:他|她|(?i:he|she|his|her)\b)")
+
+
+def _resolve_pronouns(notes: list[Statement]) -> None:
+    """Give each line opening with a third person (:data:`_PRONOUN_OPENING`) the subject of
+    the line before it in the same note, by the same speaker, when that names someone
+    other than the speaker ("用户的妈在绵阳，退休了" then "用户：她有甲减…": the mother's)."""
+    before: Statement | None = None
+    for st in notes:
+        ref = st.refs[0]
+        previous = before
+        before = st
+        if previous is None or not _PRONOUN_OPENING.match(st.judged or st.text):
+            continue
+        last = previous.refs[0]
+        if last.path != ref.path or ref.start - last.end > 1 or previous.speaker != st.speaker:
+            continue
+        if previous.subject not in ("user", st.speaker) and st.subject in ("user", st.speaker):
+            st.subject = previous.subject
+
+
 def _read(st: Statement) -> str:
     """What the classifier reads of ``st``: its wording without a member's label, and
     without the user's when the line is about someone it names ("用户：豆豆量了身高")."""
@@ -943,6 +967,9 @@ def _aliases(statements: list[Statement], names: frozenset[str]) -> dict[str, st
     """The names the chat gave people ("用户的儿子叫豆豆"; a Chinese name of three by its
     given name too): a name given two people is none, a speaker's name is the speaker's."""
     out: dict[str, str] = {}
+    for name in names:  # a member called by the given name ("一鸣" for 王一鸣)
+        if len(name) == 3 and has_cjk(name):
+            out[name[1:]] = name if out.get(name[1:], name) == name else ""
     for st in statements:
         found = alias_of(st.text, names)
         if found:

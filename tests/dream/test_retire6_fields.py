@@ -66,3 +66,38 @@ def test_a_chinese_groups_silent_members_are_no_field_labels() -> None:
     # a terse summary in Chinese fields still has its labels
     fields = ["职业：护士，三班倒", "饮食：不吃辣", "宠物：一只橘猫", "爱好：游泳"]
     assert {"职业", "饮食", "宠物", "爱好"} <= field_labels(fields)
+
+
+def _dream_lines(tmp_path: Path, first: list[str], later: list[str]) -> tuple[str, str]:
+    (tmp_path / "root").mkdir()
+    root = MemoryRoot.at(tmp_path / "root")
+    zone = ZoneInfo("Asia/Shanghai")
+    append_section(root, "Daily Summary", first, now=datetime(2027, 5, 3, 23, 50, tzinfo=zone))
+    append_section(root, "Daily Summary", later, now=datetime(2027, 5, 6, 23, 50, tzinfo=zone))
+    options = DreamOptions(days=7, engine="extractive", max_items=30)
+    report = run_dream(root, options, model=None, now=datetime(2027, 5, 6, 23, 58, tzinfo=zone))
+    assert report.status == "done", report.reason
+    items = [i.text for i in parse_memory(root.memory_md.read_text("utf-8")).generated]
+    archive = root.archive.read_text("utf-8") if root.archive.exists() else ""
+    return "\n".join(items), archive
+
+
+def test_a_line_opening_with_she_is_about_whom_the_line_before_named(tmp_path: Path) -> None:
+    first = [
+        "用户: 我叫林晓，在苏州做会计",
+        "用户: 我爸在无锡，退休了，以前是电工",
+        "用户: 他有痛风，每天吃别嘌醇100毫克",
+    ]
+    later = ["用户: 我爸打电话说他的别嘌醇加到200毫克了"]
+    items, archive = _dream_lines(tmp_path, first, later)
+    assert "200毫克" in items
+    assert "100毫克" not in items and "100毫克" in archive  # the father's dose, not the user's
+    assert "痛风" in items  # what did not change stays
+
+
+def test_a_member_called_by_the_given_name_is_that_member(tmp_path: Path) -> None:
+    first = ["赵子轩：大家好，我是赵子轩", "子轩每周二晚上在体育馆打羽毛球"]
+    later = ["赵子轩：羽毛球改到每周四晚上了"]
+    items, archive = _dream_lines(tmp_path, first, later)
+    assert "每周四" in items
+    assert "每周二晚上在体育馆" not in items and "每周二" in archive
