@@ -967,9 +967,12 @@ def _aliases(statements: list[Statement], names: frozenset[str]) -> dict[str, st
     """The names the chat gave people ("用户的儿子叫豆豆"; a Chinese name of three by its
     given name too): a name given two people is none, a speaker's name is the speaker's."""
     out: dict[str, str] = {}
-    for name in names:  # a member called by the given name ("一鸣" for 王一鸣)
-        if len(name) == 3 and has_cjk(name):
-            out[name[1:]] = name if out.get(name[1:], name) == name else ""
+    for name in names:  # a member called by the given name ("一鸣" for 王一鸣, "Raj" for Raj Iyer)
+        parts = name.split()
+        given = name[1:] if len(name) == 3 and has_cjk(name) else ""
+        given = parts[0] if len(parts) == 2 and name.isascii() and name.istitle() else given
+        if given:
+            out[given] = name if out.get(given, name) == name else ""
     for st in statements:
         found = alias_of(st.text, names)
         if found:

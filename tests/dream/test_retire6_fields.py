@@ -101,3 +101,11 @@ def test_a_member_called_by_the_given_name_is_that_member(tmp_path: Path) -> Non
     items, archive = _dream_lines(tmp_path, first, later)
     assert "每周四" in items
     assert "每周二晚上在体育馆" not in items and "每周二" in archive
+
+
+def test_a_member_called_by_the_first_name_is_that_member(tmp_path: Path) -> None:
+    first = ["Tariq Haddad: hi all, Tariq Haddad here, I run the juniors", "Tariq 住在海淀"]
+    later = ["Tariq Haddad: 搬家了，现在住朝阳"]
+    items, archive = _dream_lines(tmp_path, first, later)
+    assert "朝阳" in items
+    assert "海淀" not in items and "海淀" in archive
