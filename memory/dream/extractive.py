@@ -1025,6 +1025,8 @@ def _may_expire(head: Statement) -> bool:
     nor an event, unless the event was worded as a plan when said (it was still to come)."""
     if head.kind == "identity":
         return False
+    if not head.ahead and head.kind != "plan":
+        return False  # "今天入职" / "started at X on Monday": what began then, and holds
     return head.kind != "event" or (head.ahead and dates.worded_as_plan(head.text))
 
 

@@ -4,12 +4,14 @@ members stay members. Examples of this file's own."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from memory.daily_notes import append_section
 from memory.dream import DreamOptions, run_dream
+from memory.dream.extractive import Statement, _may_expire
+from memory.dream.judge.classifier import KINDS, Judgement
 from memory.memory_file import parse_memory
 from memory.paths import MemoryRoot
 from memory.speaker import field_labels
@@ -68,12 +70,15 @@ def test_a_chinese_groups_silent_members_are_no_field_labels() -> None:
     assert {"职业", "饮食", "宠物", "爱好"} <= field_labels(fields)
 
 
-def _dream_lines(tmp_path: Path, first: list[str], later: list[str]) -> tuple[str, str]:
+def _dream_lines(
+    tmp_path: Path, first: list[str], later: list[str], later_day: int = 6
+) -> tuple[str, str]:
     (tmp_path / "root").mkdir()
     root = MemoryRoot.at(tmp_path / "root")
     zone = ZoneInfo("Asia/Shanghai")
     append_section(root, "Daily Summary", first, now=datetime(2027, 5, 3, 23, 50, tzinfo=zone))
-    append_section(root, "Daily Summary", later, now=datetime(2027, 5, 6, 23, 50, tzinfo=zone))
+    when = datetime(2027, 5, later_day, 23, 50, tzinfo=zone)
+    append_section(root, "Daily Summary", later, now=when)
     options = DreamOptions(days=7, engine="extractive", max_items=30)
     report = run_dream(root, options, model=None, now=datetime(2027, 5, 6, 23, 58, tzinfo=zone))
     assert report.status == "done", report.reason
@@ -109,3 +114,20 @@ def test_a_member_called_by_the_first_name_is_that_member(tmp_path: Path) -> Non
     items, archive = _dream_lines(tmp_path, first, later)
     assert "朝阳" in items
     assert "海淀" not in items and "海淀" in archive
+
+
+def _judged(text: str, kind: str, *, ahead: bool = False) -> Statement:
+    st = Statement(text, (), date(2027, 5, 4), 0, ahead=ahead)
+    probs = [0.0] * len(KINDS)
+    probs[KINDS.index(kind)] = 1.0
+    st.judgement = Judgement(tuple(probs))
+    return st
+
+
+def test_a_value_begun_on_its_own_day_holds_after_that_day() -> None:
+    # "今天入职" dates the start of the new job: no plan that expires when its day passes
+    assert not _may_expire(_judged("用户去苏州中学当数学老师了，2027-05-04入职", "work"))
+    assert not _may_expire(_judged("The user started at Arup on 2027-05-04", "work"))
+    # a plan for its own day, or any statement of a day still to come when said, expires
+    assert _may_expire(_judged("用户：2027-05-04下午三点在市一医院做胃镜复查", "plan"))
+    assert _may_expire(_judged("用户2027-05-10去苏州中学面试", "work", ahead=True))
