@@ -978,8 +978,8 @@ def _aliases(statements: list[Statement], names: frozenset[str]) -> dict[str, st
         if found:
             name, whom = found
             # a Chinese name of three is also called by its given name ("周天佑", "天佑")
-            given = [name[1:]] if len(name) == 3 and has_cjk(name) else []
-            for called in [name, *given]:
+            called_too = [name[1:]] if len(name) == 3 and has_cjk(name) else []
+            for called in [name, *called_too]:
                 out[called] = whom if out.get(called, whom) == whom else ""
     return {name: whom for name, whom in out.items() if whom and name not in names}
 
