@@ -63,6 +63,7 @@ from memory.dream.judge.relations import (
     translation,
     whose,
 )
+from memory.dream.judge.shared import SHARED, reported, shared_thing
 from memory.dream.judge.slots import anchors, typed_values
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
@@ -72,7 +73,7 @@ from memory.dream.verdicts import VerdictCache, open_verdicts
 from memory.memory_file import MemoryItem, cited_lines
 from memory.provenance import SourceRef, compress_refs
 from memory.segment import has_cjk
-from memory.speaker import field_labels, split
+from memory.speaker import Spoken, field_labels, split
 
 # A pair no way found, the slot model below this: no pair the pair judgement retired on the
 # dev scenarios (the lowest it did: 0.41), so its features are not computed.
@@ -103,6 +104,7 @@ class Statement:
     speaker: str = ""  # who said it, in a group ("" for a prior item or a private chat)
     ahead: bool = False  # it names a day after its own (a plan, not what happened)
     begun: bool = False  # ... and every such day has come by the dream's day
+    shared: bool = False  # it tells of a thing its group shares (judge.shared)
 
     @property
     def kind(self) -> str:
@@ -114,14 +116,15 @@ class Statement:
 
     _said: Said | None = None
 
-    def said(self) -> Said:
-        """What the pair judgements read (made once: subject, kind and date are set by then)."""
+    def said(self, together: bool = False) -> Said:
+        """What the pair judgements read (made once: subject, kind and date are set by then);
+        ``together``: as one of the group's shared statements (subject :data:`SHARED`)."""
         if self._said is None:
             # a value that begins on a day now come ("in the Shanghai office from 7
             # December") holds now: no plan over the present any more
             started = self.begun and self.due is None
             self._said = Said(self.text, self.subject, self.kind, self.ahead and not started)
-        return self._said
+        return replace(self._said, subject=SHARED) if together else self._said
 
 
 @dataclass(frozen=True)
@@ -204,11 +207,14 @@ class Cluster:
             self._refs = compress_refs(ref for s in self.members for ref in s.refs)
         return self._refs
 
-    def side(self) -> Side:
-        """The cluster as one side of a possible conflict: its newest day, its speakers."""
-        return Side(
-            self.head.text, self.latest[0], frozenset(s.speaker for s in self.members if s.speaker)
-        )
+    def side(self, together: bool = False) -> Side:
+        """The cluster as one side of a possible conflict: its newest day, its speakers
+        (``together``: a shared statement reported, "Niamh said the rent is ...", said by
+        whom it is about)."""
+        speakers = frozenset(s.speaker for s in self.members if s.speaker)
+        if together and not speakers and self.head.subject != "user":
+            speakers = frozenset({self.head.subject})
+        return Side(self.head.text, self.latest[0], speakers)
 
 
 def day_of(refs: tuple[SourceRef, ...], default: date) -> date:
@@ -356,6 +362,10 @@ class ExtractiveEngine:
         self._names = names
         dropped = 0
         base = len(out)
+        # a group's line: what its speaker said (first person intact) and whose it is then;
+        # a group has members (two or more), a chat written in fields has none
+        group = len(names) >= 2 and not labels
+        words: dict[int, tuple[str, str]] = {}
         for line in inputs.notes:
             reason = inputs.archived_refs.get(f"{line.path}#L{line.line}")
             if reason in ("superseded", "expired", "conflict-dropped"):
@@ -375,6 +385,8 @@ class ExtractiveEngine:
             st.ahead = _ahead(spoken.body, line.day)
             st.begun = _begun(spoken.body, line.day, inputs.today)
             st.speaker = spoken.speaker or ""
+            if group and not spoken.by_assistant:
+                words[id(st)] = _spoken_words(spoken)
             out.append(st)
         # An item written from a note line is judged as that line is (its wording is
         # already classified and embedded); an item worded otherwise, as it reads.
@@ -387,6 +399,15 @@ class ExtractiveEngine:
             st.subject = aliased(st.text, _subject(st, names, proper), aliases)
             st.judged = st.judged or wording.get(st.text, st.text)
         _resolve_pronouns(out[base:])
+        known = names | frozenset(aliases)
+        for st in out:
+            said, whose_ = (
+                words.get(id(st), ("", ""))
+                if st.prior is None or not group
+                else _prior_words(st, names)
+            )
+            owner = aliases.get(whose_, whose_)
+            st.shared = bool(said) and st.subject == owner and shared_thing(said, known)
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
 
@@ -572,6 +593,8 @@ class ExtractiveEngine:
             keys = [(head.subject, "word:" + w) for w in sorted(core_words(head.text))]
             keys += [(head.subject, "family:" + f) for f in sorted(features(head.text).families)]
             keys += [(head.subject, "slot:" + f) for f in sorted(single_slots.slots(head.text))]
+            if head.shared:  # and among the other members' shared statements
+                keys += [(SHARED, key) for _, key in keys]
             seen: set[int] = set()
             said = head.said()
             found: list[tuple[Cluster, float, str]] = []
@@ -582,6 +605,8 @@ class ExtractiveEngine:
                 for older in index[key]
             ]
             candidates += _nearest(head, seen_clusters, mine.get(head.subject))
+            if head.shared:
+                candidates += _nearest(head, seen_clusters, mine.get(SHARED))
             for older in candidates:
                 if id(older) in seen:
                     continue
@@ -594,10 +619,11 @@ class ExtractiveEngine:
                 if judged.retires:
                     found.append((older, judged.score, judged.how or "learned"))
             for older, _, how in _one_slot(found):
-                if verdict(newer.side(), older.side()) == "open":
+                together = _together(head, older.head)
+                if verdict(newer.side(together), older.side(together)) == "open":
                     self._open.append((older, newer))  # both stay, marked
                     continue
-                old_said = older.head.said()
+                said, old_said = head.said(together), older.head.said(together)
                 learned = how == "learned"
                 part = split_changed(old_said, said, by_words=how not in RULES)
                 if part is not None and not self._grounded(part, older):
@@ -613,6 +639,8 @@ class ExtractiveEngine:
                 index[key].append(newer)
             if head.vector is not None:
                 _append(mine, head.subject, len(seen_clusters), head.vector)
+                if head.shared:
+                    _append(mine, SHARED, len(seen_clusters), head.vector)
             seen_clusters.append(newer)
         return out
 
@@ -626,7 +654,8 @@ class ExtractiveEngine:
         """Whether ``new`` retires ``old``: what the three judgements found
         (:meth:`_judged_change`), weighed by :mod:`judge.changemodel` with the slot model's
         probability and features and what else is known of the pair."""
-        said, old_said = new.said(), old.said()
+        together = _together(new, old)
+        said, old_said = new.said(together), old.said(together)
         how = self._judged_change(said, old_said, cosine)
         score = self._slot_score(said, old_said, cosine)
         if how is None and score < NONE_FLOOR and not self.record_pairs:
@@ -900,6 +929,38 @@ def _one_slot(found: list[tuple[Cluster, float, str]]) -> list[tuple[Cluster, fl
         return found
     best = max(p for _, p, _ in found)
     return [one for one in found if one[1] >= best - ONE_SLOT_MARGIN]
+
+
+PERSONAL = ("identity", "work", "health")  # kinds no group shares
+
+
+def _together(new: Statement, old: Statement) -> bool:
+    """Whether two members' shared statements are judged as one subject's (:mod:`shared`)."""
+    if new.kind in PERSONAL or old.kind in PERSONAL:
+        return False  # an age, a job, a health matter: someone's own, however worded
+    return new.shared and old.shared and new.subject != old.subject
+
+
+def _spoken_words(spoken: Spoken) -> tuple[str, str]:
+    """What a group's line says in its speaker's words and whose it is when it names no
+    one: the speaker's, the user's (a line of the user's, or one with no speaker), or whose
+    words a summary reports ("Niamh said the rent is €600": Niamh's)."""
+    if spoken.speaker is not None:
+        return spoken.body, "user" if spoken.by_user else spoken.speaker
+    told = reported(spoken.body)
+    return (told[1], told[0]) if told else (spoken.body, "user")
+
+
+def _prior_words(st: Statement, names: frozenset[str]) -> tuple[str, str]:
+    """:func:`_spoken_words` of a prior item written from a member's line ("Sam: Rent goes
+    to €640", "Niamh said the rent is €600"); ("", "") in a private chat or for an item
+    worded otherwise (its first person is a name by now, so it reads as the speaker's)."""
+    if not names:
+        return "", ""
+    spoken = split(st.text)
+    if spoken.speaker in names or spoken.speaker is None:
+        return _spoken_words(spoken)
+    return "", ""
 
 
 def _subject(st: Statement, names: frozenset[str], proper: frozenset[str] | None = None) -> str:
