@@ -17,6 +17,8 @@ Usage: ``python bench/train_judge.py [--epochs 30] [--l2 1e-4] [--min-count 2]
 [--extra-share 1.0]``;
 ``--extra`` adds files not (yet) in the shipped model's data (a glob in the data folder),
 ``--extra-share S`` weighs them lower: each bag's draw keeps its own sample of a share S of them;
+``--extra realistic_sentences.tsv --extra scenario_lines_dev.tsv``: measured in round 18, not
+shipped (the dev scenarios' wrongly superseded 2 -> 5);
 ``--dense-extra`` files only the embedding model learns from (``scenario_long_dev.tsv``: the
 dev scenarios' note lines, short chatter left out; measured in docs/dream.md round 17, not
 in the shipped model).
