@@ -394,12 +394,12 @@ class ExtractiveEngine:
         aliases = _aliases(out, names)
         # a chat written in fields ("Running: PB 1:52", "Half marathon PB now 1:48") opens
         # its lines with words that name no one: only a name it writes elsewhere is one
-        proper = _proper_names(inputs.notes, names | frozenset(aliases)) if labels else None
+        known = names | frozenset(aliases)
+        proper = _proper_names(inputs.notes, known) if labels else None
         for st in out:
             st.subject = aliased(st.text, _subject(st, names, proper), aliases)
             st.judged = st.judged or wording.get(st.text, st.text)
         _resolve_pronouns(out[base:])
-        known = names | frozenset(aliases)
         for st in out:
             said, whose_ = (
                 words.get(id(st), ("", ""))
@@ -1028,21 +1028,31 @@ def _aliases(statements: list[Statement], names: frozenset[str]) -> dict[str, st
     """The names the chat gave people ("用户的儿子叫豆豆"; a Chinese name of three by its
     given name too): a name given two people is none, a speaker's name is the speaker's."""
     out: dict[str, str] = {}
+
+    def call(called: str, whom: str) -> None:
+        out[called] = whom if out.get(called, whom) == whom else ""
+
     for name in names:  # a member called by the given name ("一鸣" for 王一鸣, "Raj" for Raj Iyer)
-        parts = name.split()
-        given = name[1:] if len(name) == 3 and has_cjk(name) else ""
-        given = parts[0] if len(parts) == 2 and name.isascii() and name.istitle() else given
-        if given:
-            out[given] = name if out.get(given, name) == name else ""
+        for called in _given_names(name):
+            call(called, name)
     for st in statements:
         found = alias_of(st.text, names)
         if found:
             name, whom = found
-            # a Chinese name of three is also called by its given name ("周天佑", "天佑")
-            called_too = [name[1:]] if len(name) == 3 and has_cjk(name) else []
-            for called in [name, *called_too]:
-                out[called] = whom if out.get(called, whom) == whom else ""
+            for called in [name, *_given_names(name)]:
+                call(called, whom)
     return {name: whom for name, whom in out.items() if whom and name not in names}
+
+
+def _given_names(name: str) -> list[str]:
+    """What else ``name`` is called: a Chinese name of three by its given name ("周天佑",
+    "天佑"), an English name of two words by its first ("Raj Iyer", "Raj")."""
+    parts = name.split()
+    if len(name) == 3 and has_cjk(name):
+        return [name[1:]]
+    if len(parts) == 2 and name.isascii() and name.istitle():
+        return [parts[0]]
+    return []
 
 
 def _heads(clusters: list[Cluster]) -> np.ndarray:
