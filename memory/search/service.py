@@ -335,7 +335,6 @@ class MemorySearch:
                 changes = self._apply(state, plan.entries, plan.gone, progress)
                 if state.keywords.fill_words():  # an index older than the stored words
                     state.store.conn.commit()
-                self._freshness.settle(state.files)
         self._embed(state, progress)
         if not self.settings.background:
             self._checkpoint(state, LOCK_WAIT_S)
@@ -384,8 +383,6 @@ class MemorySearch:
                     self.root.path,
                 )
                 return
-        if plan.full:
-            self._freshness.settle(state.files)
         self._embed(state)
 
     # reading
@@ -457,7 +454,9 @@ class MemorySearch:
                 near = dict(whole[1])  # the vector side's candidates and their cosines
                 weights = self._term_weights(query, state.keywords)[0]
                 cosines = hit_cosines(hits, state.store.chunks(near).values(), near, query)
-        return [] if gate and not answers(query, hits, weights, cosines) else hits[:limit]
+        found = [] if gate and not answers(query, hits, weights, cosines) else hits[:limit]
+        self._freshness.after_search(state.files)  # a due full scan, till the next search
+        return found
 
     def _keyword_sides(
         self, state: _Open, queries: list[tuple[str, int]]
