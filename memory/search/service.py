@@ -455,7 +455,8 @@ class MemorySearch:
                 weights = self._term_weights(query, state.keywords)[0]
                 cosines = hit_cosines(hits, state.store.chunks(near).values(), near, query)
         found = [] if gate and not answers(query, hits, weights, cosines) else hits[:limit]
-        self._freshness.after_search(state.files)  # a due full scan, till the next search
+        with self._lock:
+            self._freshness.after_search(state.files)  # a due full scan, till the next search
         return found
 
     def _keyword_sides(
