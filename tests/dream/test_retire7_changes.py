@@ -122,3 +122,16 @@ def test_a_younger_age_retires_nothing(tmp_path: Path) -> None:
     items, archive = _dream(tmp_path, FIRST, ["用户: 孙女六岁了，上一年级"])
     assert "六十七" in items
     assert "六十七" not in archive
+
+
+def test_an_age_said_on_a_birthday_is_kept_and_never_takes_the_name_with_it(
+    tmp_path: Path,
+) -> None:
+    first = ["用户: 我叫林芳，今年35", "用户: 在郑州一家药店当药剂师"]
+    items, archive = _dream(tmp_path, first, ["用户: 今天我生日！36了"])
+    # a guard, not a gain: without the grounding check below the age rule would archive the name
+    assert "36了" in items
+    # "35（2027年）" reads apart from its line "今年35", so the clause cannot leave alone:
+    # the item stays whole rather than archive the name with the age
+    assert "林芳" in items and "林芳" not in archive
+    assert "药剂师" in items
