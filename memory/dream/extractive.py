@@ -627,6 +627,8 @@ class ExtractiveEngine:
                 learned = how == "learned"
                 part = split_changed(old_said, said, by_words=how not in RULES)
                 if part is not None and not self._grounded(part, older):
+                    if _age_grown(said, old_said):
+                        continue  # an age alone changed: what else the item says stays
                     part = None  # a clause its lines no longer support: the whole leaves
                 if part is not None:  # one clause of a packed statement changed
                     older.revise(part.kept, part.retired, newer)
@@ -772,6 +774,8 @@ class ExtractiveEngine:
             return True
         if newer.subject != older.subject:
             return False
+        if _age_grown(newer, older):
+            return True  # "生日！30了" after "今年29": an age said on its day holds from then
         if one_day(newer.text) and not clear_change(newer.text):
             return False  # what happened on a day ("11月8日全家在成都吃饭") moves no one
         if single_slots.at_subject(newer.text, subject_words(newer.subject)):
@@ -919,6 +923,14 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
     if newer.future or is_future(newer.text) or older.future:
         return False
     return bool(single_slots.swapped(newer.text, older.text, whose(newer, older)))
+
+
+def _age_grown(newer: Said, older: Said) -> bool:
+    """``newer`` gives its subject an older age than ``older`` did (an age only grows, so it
+    is a new value of one's one age, whatever day it was said on), and is no plan."""
+    if newer.future or older.future:
+        return False
+    return single_slots.swapped(newer.text, older.text, whose(newer, older)) == "age"
 
 
 def _one_slot(found: list[tuple[Cluster, float, str]]) -> list[tuple[Cluster, float, str]]:

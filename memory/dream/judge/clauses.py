@@ -36,6 +36,10 @@ _VERBS = (
     "charges|earns|pays|rents|shares|speaks|reads|writes|cooks|sleeps|wakes|tries|aims"
 )
 _SPLIT = re.compile(rf"\s*(?:[，;；]|(?<!\d),|,(?!\d{{3}}))\s*|\s+and\s+(?=(?:{_VERBS})\b)")
+# Chinese writes no spaces between words: a space between two Chinese characters parts
+# clauses said without punctuation ("用户姓周 七十三了", voice input). Only a split of a
+# changed statement reads it; :func:`packed` counts punctuated clauses.
+_ZH_GAP = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _STARTS_WITH_VERB = re.compile(rf"^(?:{_VERBS})\b")
 _LABEL = re.compile(r"^(?P<who>用户|The user|[^:：\s]{1,12})(?:：|: )")
 _WHO = re.compile(r"^(?:用户|The user|the user)")
@@ -97,9 +101,11 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
     who = lead(older.text)
     body = _LABEL.sub("", older.text, count=1)
     clauses = _clauses(body)
+    zh = has_cjk(body)
+    if len(clauses) < 2 and zh:
+        clauses = _ZH_GAP.split(body.strip().rstrip("。"))  # spoken without commas
     if len(clauses) < 2:
         return None
-    zh = has_cjk(body)
     named = older.subject if "/" not in older.subject and older.subject != "user" else ""
     if not who and named and body.startswith(named):
         who = named  # "王小雨的雅思考试定在11月21日，在上海考": 王小雨 is whom it is about

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from memory.dream.judge.numerals import EN_NUMERAL, ZH_NUMERAL, number
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk
 
@@ -37,6 +38,9 @@ _EN_JOBS = (
     "tutor|lecturer|professor|assistant|director|officer|technician|pharmacist|librarian|"
     "programmer|administrator|coordinator|specialist|therapist|dentist|surgeon|paramedic"
 )
+# What a bare Chinese age follows: the clause's start, its subject, or an adverb of it
+# ("用户七十四了", "一下就三十了"), never a verb ("降到68了" gives a measure)
+_ZH_AGE_AFTER = r"(?:^|(?<=[\s，,。:：！!？?；;])|(?<=已经|用户)|(?<=[就才刚都满也快]))"
 _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "home": (
         re.compile(
@@ -78,14 +82,27 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         ),
     ),
     "age": (
-        re.compile(r"(?P<v>\d{1,3})\s*岁"),
+        re.compile(rf"(?P<v>\d{{1,3}}|{ZH_NUMERAL})\s*(?:周岁|岁)"),
+        # a bare number with 了 that ends its clause, said of someone ("七十四了", "一下就
+        # 三十了"): no verb before it ("降到68了" is a measure), no measure word after it
         re.compile(
-            r"(?i)(?:'s|\bis|\bturned|\bturns)\s+(?P<v>\d{1,3})"
-            r"(?=\s*(?:$|[,.;!?]|today|now|this year|years? old|and\b))"
+            rf"{_ZH_AGE_AFTER}(?P<v>\d{{1,3}}|{ZH_NUMERAL})\s*了(?=\s*(?:[，,。.;；!！?？~～]|$))"
         ),
-        re.compile(r"(?i)\b(?P<v>\d{1,3})\s+years?\s+old\b"),
+        # an age in a year, as the date resolver writes "今年29": "29（2027年）"
+        re.compile(
+            rf"{_ZH_AGE_AFTER}(?P<v>\d{{1,3}}|{ZH_NUMERAL})\s*(?:周岁|岁)?(?:半|多)?了?"
+            r"（(?:19|20)\d{2}年）"
+        ),
+        re.compile(
+            r"(?i)(?:(?<!\bit)(?<!that)(?<!what)(?<!here)(?<!there)'s|'m|\bis|\bam|\bim|\bwas"
+            rf"|\bturned|\bturns|\bturning)\s+(?P<v>\d{{1,3}}|{EN_NUMERAL})"
+            r"(?=\s*(?:$|[,.;!?)]|\b(?:today|now|this year|years? old|and|until)\b))"
+        ),
+        re.compile(rf"(?i)\b(?P<v>\d{{1,3}}|{EN_NUMERAL})[\s-]+years?[\s-]+old\b"),
+        re.compile(rf"(?i)\baged\s+(?P<v>\d{{1,3}}|{EN_NUMERAL})\b"),
     ),
 }
+OLDEST = 120  # an age above this is no age ("等了200了")
 # What names the kind of place or employer, not which ("the Shanghai office", "一家幼儿园").
 _HEADS = frozenset(
     "the a an office company firm city town area flat house home apartment place team "
@@ -109,11 +126,17 @@ def slot_values(text: str) -> dict[str, frozenset[str]]:
         for pattern in patterns:
             match = pattern.search(text)
             if match:
-                value = _tokens(match.group("v"))
+                value = _age(match["v"]) if slot == "age" else _tokens(match["v"])
                 if value:
                     out[slot] = value
                     break
     return out
+
+
+def _age(value: str) -> frozenset[str]:
+    """An age as its digits ("七十三" -> "73"), none when the number can be no age."""
+    n = number(value)
+    return frozenset({str(n)}) if n is not None and 0 < n <= OLDEST else frozenset()
 
 
 def _tokens(value: str) -> frozenset[str]:
@@ -136,9 +159,16 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
         return ""  # "以前在纺织厂当会计": the value held before, not now
     new, old = slot_values(newer), slot_values(older)
     for slot in sorted(set(new) & set(old)):
-        if not new[slot] & old[slot] and not _names(new[slot] | old[slot], who):
-            return slot
+        if new[slot] & old[slot] or _names(new[slot] | old[slot], who):
+            continue
+        if slot == "age" and not _older(new[slot], old[slot]):
+            continue  # an age only grows: a younger one is someone else's
+        return slot
     return ""
+
+
+def _older(new: frozenset[str], old: frozenset[str]) -> bool:
+    return min(int(v) for v in new) > max(int(v) for v in old)
 
 
 def at_subject(text: str, who: frozenset[str]) -> bool:
