@@ -43,6 +43,7 @@ from memory.dream.judge import (
     single_slots,
     slotmodel,
 )
+from memory.dream.judge.beings import other_beings
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import Split, packed, split_changed
 from memory.dream.judge.relations import (
@@ -656,6 +657,10 @@ class ExtractiveEngine:
         probability and features and what else is known of the pair."""
         together = _together(new, old)
         said, old_said = new.said(together), old.said(together)
+        if said.subject == "user" and other_beings(said.text, old_said.text):
+            # the user's words about others by name ("Owen is 8 and Rhys is 5") give
+            # another of them ("Bess is 11 now") no new value: whose it is differs
+            return PairJudgement(None, 0.0, (), False)
         how = self._judged_change(said, old_said, cosine)
         score = self._slot_score(said, old_said, cosine)
         if how is None and score < NONE_FLOOR and not self.record_pairs:
