@@ -43,7 +43,7 @@ from memory.dream.judge import (
     single_slots,
     slotmodel,
 )
-from memory.dream.judge.beings import other_beings
+from memory.dream.judge.beings import names_in, other_beings
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import Split, packed, split_changed
 from memory.dream.judge.relations import (
@@ -242,6 +242,7 @@ class ExtractiveEngine:
         self._matrix: np.ndarray | None = None  # the statements' vectors, one row a text
         self.verdicts: VerdictCache | None = None  # the root's pair verdicts, if kept
         self._inputs: DreamInputs | None = None  # the dream's inputs (for grounding)
+        self._named: frozenset[str] = frozenset()  # the English names the inputs write
         self.record_pairs = False  # compute every pair's features (bench/change_pairs.py)
 
     def propose(self, inputs: DreamInputs) -> Proposal:
@@ -361,6 +362,7 @@ class ExtractiveEngine:
             if s and s not in ("用户", "User")
         )
         self._names = names
+        self._named = names_in([n.text for n in inputs.notes] + [i.text for i in inputs.prior])
         dropped = 0
         base = len(out)
         # a group's line: what its speaker said (first person intact) and whose it is then;
@@ -657,7 +659,7 @@ class ExtractiveEngine:
         probability and features and what else is known of the pair."""
         together = _together(new, old)
         said, old_said = new.said(together), old.said(together)
-        if said.subject == "user" and other_beings(said.text, old_said.text):
+        if said.subject == "user" and other_beings(said.text, old_said.text, self._named):
             # the user's words about others by name ("Owen is 8 and Rhys is 5") give
             # another of them ("Bess is 11 now") no new value: whose it is differs
             return PairJudgement(None, 0.0, (), False)

@@ -10,7 +10,9 @@ about different beings: neither gives the other a new value, whatever slot they 
 
 A holder is ``user`` (a clause opening with I, my, the user, 我, 用户), a relation
 (``mother``: "Mum is 86", "妈妈83岁了"), or a name: an English capitalised word opening a
-clause before a verb ("Bess is", "Owen turned", "Ivy's"), a Chinese word of two to four
+clause before a verb ("Bess is", "Owen turned", "Ivy's") that the chat also writes inside a
+sentence, where only a name is capitalised ("a border collie called Bess": :func:`names_in`;
+"Rent is 950 now" opens with a capital and names no one), or a Chinese word of two to four
 characters opening a clause before an age ("咪咪三岁了", "小宝今年5岁"). A clause opening
 otherwise ("A statin at night", "体重78公斤") names no holder and tells nothing apart.
 """
@@ -18,6 +20,7 @@ otherwise ("A statin at night", "体重78公斤") names no holder and tells noth
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from memory.dream.judge.relations import _EN_CAP, _EN_REL, _NO_NAME, _REL_OF, _ZH_REL
@@ -42,24 +45,39 @@ _EN_NAME = re.compile(rf"^(?P<name>[A-Z][a-z]+){_VERB}")
 _ZH_RELATION = re.compile(rf"^(?:我们|我|用户)?的?(?P<rel>{_ZH_REL})")
 _ZH_USER = re.compile(r"^(?:我|用户|本人)")
 _ZH_NUMERAL = "0-9零一二两三四五六七八九十百"
+_ZH_WHEN = "今年|现在|已经|都|也|才|快|刚|虚|满|明年|去年|马上|下个月|下月"
 _ZH_NAME = re.compile(
-    rf"^(?P<name>[\u4e00-\u9fff]{{2,4}}?)(?:今年|现在|已经|都|也|才|快|刚)*[{_ZH_NUMERAL}]+(?:周)?岁"
+    rf"^(?!{_ZH_WHEN})(?P<name>(?:(?![{_ZH_NUMERAL}])[\u4e00-\u9fff]){{2,4}}?)(?:{_ZH_WHEN})*"
+    rf"[{_ZH_NUMERAL}]+(?:周)?岁"
 )
+# a capitalised word inside a sentence, not after its speaker's label: a name
+_INSIDE = re.compile(r"(?<=[^\s.!?:：])\s+(?P<name>[A-Z][a-z]+)\b")
+
+
+def names_in(texts: Iterable[str]) -> frozenset[str]:
+    """The capitalised words ``texts`` write inside a sentence ("The user has a border
+    collie called Bess": Bess), the English names :func:`holders` knows."""
+    found: set[str] = set()
+    for text in texts:
+        body = _LABEL.sub("", text.strip(), count=1)
+        found.update(m.group("name") for m in _INSIDE.finditer(body))
+    return frozenset(w for w in found if w.lower() not in _NO_NAME)
 
 
 @lru_cache(maxsize=50_000)
-def holders(text: str) -> frozenset[str]:
-    """Whom ``text``'s clauses open with (see the module's docstring); empty when none."""
+def holders(text: str, names: frozenset[str] = frozenset()) -> frozenset[str]:
+    """Whom ``text``'s clauses open with (see the module's docstring), ``names`` the
+    English names the chat writes; empty when none."""
     body = _LABEL.sub("", text.strip(), count=1)
     found: set[str] = set()
     for clause in _CLAUSE.split(body):
-        holder = _holder(clause.strip())
+        holder = _holder(clause.strip(), names)
         if holder:
             found.add(holder)
     return frozenset(found)
 
 
-def _holder(clause: str) -> str:
+def _holder(clause: str, names: frozenset[str]) -> str:
     if not clause:
         return ""
     relation = _EN_RELATION.match(clause) or _ZH_RELATION.match(clause)
@@ -67,18 +85,18 @@ def _holder(clause: str) -> str:
         return _REL_OF[(relation.group("rel") or relation.group("cap")).lower()]
     if _EN_USER.match(clause) or _ZH_USER.match(clause):
         return "user"
-    match = _EN_NAME.match(clause) or _ZH_NAME.match(clause)
-    if match is None:
-        return ""
-    name = match.group("name")
-    return "" if name.lower() in _NO_NAME else name
+    english = _EN_NAME.match(clause)
+    if english:
+        return english.group("name") if english.group("name") in names else ""
+    chinese = _ZH_NAME.match(clause)
+    return chinese.group("name") if chinese else ""
 
 
-def other_beings(newer: str, older: str) -> bool:
+def other_beings(newer: str, older: str, names: frozenset[str] = frozenset()) -> bool:
     """Whether the two statements' clauses are about different beings: both name whom
     they open with and no one in common ("Owen is 8 and Rhys is 5" / "Bess is 11 now")."""
-    a, b = holders(newer), holders(older)
+    a, b = holders(newer, names), holders(older, names)
     return bool(a) and bool(b) and not a & b
 
 
-__all__ = ["holders", "other_beings"]
+__all__ = ["holders", "names_in", "other_beings"]
