@@ -664,6 +664,11 @@ class ExtractiveEngine:
             # another of them ("Bess is 11 now") no new value: whose it is differs
             return PairJudgement(None, 0.0, (), False)
         how = self._judged_change(said, old_said, cosine)
+        if how not in RULES and restate.values_again(said.text, old_said.text):
+            # what the slot model finds alike and names only the older's values again
+            # ("had her first Tuesday swim lesson at 5:30" after "move to Tuesdays at
+            # 5:30pm"): no new value, however alike the slot
+            return PairJudgement(how, 0.0, (), False)
         score = self._slot_score(said, old_said, cosine)
         if how is None and score < NONE_FLOOR and not self.record_pairs:
             return PairJudgement(how, score, (), False)  # nothing the model could weigh
