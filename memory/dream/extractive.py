@@ -43,6 +43,7 @@ from memory.dream.judge import (
     single_slots,
     slotmodel,
 )
+from memory.dream.judge.beings import names_in, other_beings
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import Split, packed, split_changed
 from memory.dream.judge.relations import (
@@ -241,6 +242,7 @@ class ExtractiveEngine:
         self._matrix: np.ndarray | None = None  # the statements' vectors, one row a text
         self.verdicts: VerdictCache | None = None  # the root's pair verdicts, if kept
         self._inputs: DreamInputs | None = None  # the dream's inputs (for grounding)
+        self._named: frozenset[str] = frozenset()  # the English names the inputs write
         self.record_pairs = False  # compute every pair's features (bench/change_pairs.py)
 
     def propose(self, inputs: DreamInputs) -> Proposal:
@@ -360,6 +362,7 @@ class ExtractiveEngine:
             if s and s not in ("用户", "User")
         )
         self._names = names
+        self._named = names_in([n.text for n in inputs.notes] + [i.text for i in inputs.prior])
         dropped = 0
         base = len(out)
         # a group's line: what its speaker said (first person intact) and whose it is then;
@@ -658,7 +661,16 @@ class ExtractiveEngine:
         probability and features and what else is known of the pair."""
         together = _together(new, old)
         said, old_said = new.said(together), old.said(together)
+        if said.subject == "user" and other_beings(said.text, old_said.text, self._named):
+            # the user's words about others by name ("Owen is 8 and Rhys is 5") give
+            # another of them ("Bess is 11 now") no new value: whose it is differs
+            return PairJudgement(None, 0.0, (), False)
         how = self._judged_change(said, old_said, cosine)
+        if how not in RULES and restate.values_again(said.text, old_said.text):
+            # what the slot model finds alike and names only the older's values again
+            # ("had her first Tuesday swim lesson at 5:30" after "move to Tuesdays at
+            # 5:30pm"): no new value, however alike the slot
+            return PairJudgement(how, 0.0, (), False)
         score = self._slot_score(said, old_said, cosine)
         if how is None and score < NONE_FLOOR and not self.record_pairs:
             return PairJudgement(how, score, (), False)  # nothing the model could weigh

@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 
 from memory.dream.judge.relations import Said, clear_change, core_words, subject_words
+from memory.dream.judge.slots import typed_values
 from memory.dream.similarity import cjk_bigrams, negation_conflict
 from memory.segment import content_words, has_cjk
 
@@ -93,6 +94,24 @@ def _words_written_in(main: str, long: str, who: frozenset[str]) -> bool:
     return len(words) >= ZH_WORDS and all(w in long for w in words)
 
 
+_VALUE = re.compile(r"\d+(?:[.:]\d+)?")
+
+
+@lru_cache(maxsize=50_000)
+def _values(text: str) -> frozenset[str]:
+    """The numbers, times and weekdays ``text`` names (a weekday by its number)."""
+    weekdays = typed_values(text).get("weekday", frozenset())
+    return frozenset(_VALUE.findall(text)) | frozenset("weekday " + d for d in weekdays)
+
+
+def values_again(newer: str, older: str) -> bool:
+    """Whether ``newer`` names values (numbers, times, weekdays) and each of them is one
+    ``older`` names ("had her first Tuesday swim lesson at 5:30" after "lessons move to
+    Tuesdays at 5:30pm from next week"): it names no new value of what they share."""
+    new = _values(newer)
+    return bool(new) and new <= _values(older)
+
+
 def restates(a: Said, b: Said, cosine: float | None) -> bool:
     """Whether one of ``a`` and ``b`` says again what the other says (see the module)."""
     if cosine is None or cosine < RESTATE_COSINE or a.subject != b.subject:
@@ -107,4 +126,4 @@ def restates(a: Said, b: Said, cosine: float | None) -> bool:
     return not negation_conflict(a.text, b.text)
 
 
-__all__ = ["RESTATE_COSINE", "main_assertion", "restates"]
+__all__ = ["RESTATE_COSINE", "main_assertion", "restates", "values_again"]

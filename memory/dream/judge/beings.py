@@ -1,0 +1,102 @@
+"""Whom the clauses of one subject's statement are about, when it names them first.
+
+The user says things about the user, and about others by name: "Bess is 11 now" (the dog),
+"Owen is 8 and Rhys is 5" (the grandsons), "咪咪三岁了", "小宝五岁了，大宝八岁". Such a
+line, said in the user's words ("The user: Bess is 11 now", "用户：咪咪三岁了"), keeps the
+user as its subject (:func:`relations.subject_of`), so two of them share a subject and a
+slot (an age) and one would give the other a new value. :func:`holders` reads whom each
+clause opens with, and :func:`other_beings` tells two statements apart whose clauses are
+about different beings: neither gives the other a new value, whatever slot they share.
+
+A holder is ``user`` (a clause opening with I, my, the user, 我, 用户), a relation
+(``mother``: "Mum is 86", "妈妈83岁了"), or a name: an English capitalised word opening a
+clause before a verb ("Bess is", "Owen turned", "Ivy's") that the chat also writes inside a
+sentence, where only a name is capitalised ("a border collie called Bess": :func:`names_in`;
+"Rent is 950 now" opens with a capital and names no one), or a Chinese word of two to four
+characters opening a clause before an age ("咪咪三岁了", "小宝今年5岁"). A clause opening
+otherwise ("A statin at night", "体重78公斤") names no holder and tells nothing apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from memory.dream.judge.relations import _EN_CAP, _EN_REL, _NO_NAME, _REL_OF, _ZH_REL
+
+# a speaker's label, or a summary's report of what the user said
+_LABEL = re.compile(
+    r"^(?:用户|The user|the user|User|[^:：\s]{1,12})(?:：|: )"
+    r"|^(?:用户(?:提到|说|表示)[，,：:]?|(?i:the user (?:said|mentioned)(?: that)?,?\s))"
+)
+_CLAUSE = re.compile(r"[，,；;。.!！?？]\s*|\s+(?:and|but|while)\s+|和|而")
+# what follows a name opening a clause about its bearer ("Bess is", "Owen turned", "Ivy's")
+_VERB = (
+    r"(?:'s\b|\s+(?:is|was|has|had|turned|turns|just|now|will|got|gets|weighs|started|"
+    r"starts)\b)"
+)
+_EN_USER = re.compile(r"(?i)^(?:I\b|I'm\b|I've\b|my\b|our\b|the user\b|user\b)")
+_EN_RELATION = re.compile(
+    rf"^(?:(?i:my|our|(?:the )?user's)\s+(?:\w+\s+)?(?P<rel>(?i:{_EN_REL}))\b"
+    rf"|(?P<cap>{_EN_CAP}){_VERB})"
+)
+_EN_NAME = re.compile(rf"^(?P<name>[A-Z][a-z]+){_VERB}")
+_ZH_RELATION = re.compile(rf"^(?:我们|我|用户)?的?(?P<rel>{_ZH_REL})")
+_ZH_USER = re.compile(r"^(?:我|用户|本人)")
+_ZH_NUMERAL = "0-9零一二两三四五六七八九十百"
+_ZH_WHEN = "今年|现在|已经|都|也|才|快|刚|虚|满|明年|去年|马上|下个月|下月"
+_ZH_NAME = re.compile(
+    rf"^(?!{_ZH_WHEN})(?P<name>(?:(?![{_ZH_NUMERAL}])[\u4e00-\u9fff]){{2,4}}?)(?:{_ZH_WHEN})*"
+    rf"[{_ZH_NUMERAL}]+(?:周)?岁"
+)
+# a capitalised word inside a sentence, not after its speaker's label: a name
+_INSIDE = re.compile(r"(?<=[^\s.!?:：])\s+(?P<name>[A-Z][a-z]+)\b")
+
+
+def names_in(texts: Iterable[str]) -> frozenset[str]:
+    """The capitalised words ``texts`` write inside a sentence ("The user has a border
+    collie called Bess": Bess), the English names :func:`holders` knows."""
+    found: set[str] = set()
+    for text in texts:
+        body = _LABEL.sub("", text.strip(), count=1)
+        found.update(m.group("name") for m in _INSIDE.finditer(body))
+    return frozenset(w for w in found if w.lower() not in _NO_NAME)
+
+
+@lru_cache(maxsize=50_000)
+def holders(text: str, names: frozenset[str] = frozenset()) -> frozenset[str]:
+    """Whom ``text``'s clauses open with (see the module's docstring), ``names`` the
+    English names the chat writes; empty when none."""
+    body = _LABEL.sub("", text.strip(), count=1)
+    found: set[str] = set()
+    for clause in _CLAUSE.split(body):
+        holder = _holder(clause.strip(), names)
+        if holder:
+            found.add(holder)
+    return frozenset(found)
+
+
+def _holder(clause: str, names: frozenset[str]) -> str:
+    if not clause:
+        return ""
+    relation = _EN_RELATION.match(clause) or _ZH_RELATION.match(clause)
+    if relation:
+        return _REL_OF[(relation.group("rel") or relation.group("cap")).lower()]
+    if _EN_USER.match(clause) or _ZH_USER.match(clause):
+        return "user"
+    english = _EN_NAME.match(clause)
+    if english:
+        return english.group("name") if english.group("name") in names else ""
+    chinese = _ZH_NAME.match(clause)
+    return chinese.group("name") if chinese else ""
+
+
+def other_beings(newer: str, older: str, names: frozenset[str] = frozenset()) -> bool:
+    """Whether the two statements' clauses are about different beings: both name whom
+    they open with and no one in common ("Owen is 8 and Rhys is 5" / "Bess is 11 now")."""
+    a, b = holders(newer, names), holders(older, names)
+    return bool(a) and bool(b) and not a & b
+
+
+__all__ = ["holders", "names_in", "other_beings"]
