@@ -478,10 +478,11 @@ class VectorSide:
             self._ahead.popitem()[1].cancel()
 
     def prefetch(self, texts: Sequence[str]) -> None:
-        """Plan the embedding of a search's query texts (a question and its facets). With a
-        core idle (:meth:`EmbeddingProvider.idle_cores`), they are embedded together in
-        one call on the searching thread when the first is asked for, after the keyword
-        side, on the idle cores too. Otherwise each starts now on another thread, so
+        """Plan the embedding of a search's query texts (a question and its facets). Several
+        texts with a core idle (:meth:`EmbeddingProvider.idle_cores`) are embedded together
+        in one call on the searching thread when the first is asked for, after the keyword
+        side, on the idle cores too. Otherwise (one text, the question alone by default,
+        or no idle core) each starts now on another thread, so
         that the search does its refresh and keyword side meanwhile (the engine and
         SQLite release the GIL), and :meth:`query` embeds a text itself when the other
         thread has not started on it. Not a cache: a vector is used once, and what an
@@ -492,7 +493,10 @@ class VectorSide:
         while self._ahead:
             self._ahead.popitem()[1].cancel()
         wanted = list(dict.fromkeys(texts))[:PREFETCH_MAX]
-        cores = provider.idle_cores()
+        # one text gains nothing from a second core here (measured: its engine's threads
+        # wait passively at every barrier), while on the other thread it runs beside the
+        # refresh and the keyword side
+        cores = provider.idle_cores() if len(wanted) > 1 else 0
         if cores > 0:
             together = _Together(provider, wanted, 1 + cores)
             self._ahead = dict.fromkeys(wanted, together)
