@@ -4,16 +4,14 @@ members stay members. Examples of this file's own."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from memory.daily_notes import append_section
-from memory.dream import DreamOptions, run_dream
+from two_days import dream_two_days
+
 from memory.dream.extractive import Statement, _may_expire
 from memory.dream.judge.classifier import KINDS, Judgement
-from memory.memory_file import parse_memory
-from memory.paths import MemoryRoot
 from memory.speaker import field_labels
 
 ZONE = ZoneInfo("Asia/Shanghai")
@@ -34,7 +32,7 @@ LATER = [
 
 
 def test_a_new_best_in_a_chat_of_fields_retires_the_old(tmp_path: Path) -> None:
-    text, archive = _dream(tmp_path, FIRST, LATER)
+    text, archive = dream_two_days(tmp_path, FIRST, LATER)
     assert "3:48" in text
     assert "4:05" not in text  # "Cycling:" is a field, "Update: 100 km …" the user's own
     assert "4:05" in archive
@@ -56,24 +54,6 @@ def test_a_chinese_groups_silent_members_are_no_field_labels() -> None:
     assert {"职业", "饮食", "宠物", "爱好"} <= field_labels(fields)
 
 
-def _dream(
-    tmp_path: Path, first: list[str], later: list[str], later_day: int = 6
-) -> tuple[str, str]:
-    """MEMORY.md's generated items (one a line) and the archive after a dream on 6 May over
-    ``first`` (noted on 3 May) and ``later`` (on ``later_day``)."""
-    (tmp_path / "root").mkdir()
-    root = MemoryRoot.at(tmp_path / "root")
-    append_section(root, "Daily Summary", first, now=datetime(2027, 5, 3, 23, 50, tzinfo=ZONE))
-    when = datetime(2027, 5, later_day, 23, 50, tzinfo=ZONE)
-    append_section(root, "Daily Summary", later, now=when)
-    options = DreamOptions(days=7, engine="extractive", max_items=30)
-    report = run_dream(root, options, model=None, now=datetime(2027, 5, 6, 23, 58, tzinfo=ZONE))
-    assert report.status == "done", report.reason
-    items = [i.text for i in parse_memory(root.memory_md.read_text("utf-8")).generated]
-    archive = root.archive.read_text("utf-8") if root.archive.exists() else ""
-    return "\n".join(items), archive
-
-
 def test_a_line_opening_with_she_is_about_whom_the_line_before_named(tmp_path: Path) -> None:
     first = [
         "用户: 我叫林晓，在苏州做会计",
@@ -81,7 +61,7 @@ def test_a_line_opening_with_she_is_about_whom_the_line_before_named(tmp_path: P
         "用户: 他有痛风，每天吃别嘌醇100毫克",
     ]
     later = ["用户: 我爸打电话说他的别嘌醇加到200毫克了"]
-    items, archive = _dream(tmp_path, first, later)
+    items, archive = dream_two_days(tmp_path, first, later)
     assert "200毫克" in items
     assert "100毫克" not in items and "100毫克" in archive  # the father's dose, not the user's
     assert "痛风" in items  # what did not change stays
@@ -90,7 +70,7 @@ def test_a_line_opening_with_she_is_about_whom_the_line_before_named(tmp_path: P
 def test_a_member_called_by_the_given_name_is_that_member(tmp_path: Path) -> None:
     first = ["赵子轩：大家好，我是赵子轩", "子轩每周二晚上在体育馆打羽毛球"]
     later = ["赵子轩：羽毛球改到每周四晚上了"]
-    items, archive = _dream(tmp_path, first, later)
+    items, archive = dream_two_days(tmp_path, first, later)
     assert "每周四" in items
     assert "每周二晚上在体育馆" not in items and "每周二" in archive
 
@@ -98,7 +78,7 @@ def test_a_member_called_by_the_given_name_is_that_member(tmp_path: Path) -> Non
 def test_a_member_called_by_the_first_name_is_that_member(tmp_path: Path) -> None:
     first = ["Tariq Haddad: hi all, Tariq Haddad here, I run the juniors", "Tariq 住在海淀"]
     later = ["Tariq Haddad: 搬家了，现在住朝阳"]
-    items, archive = _dream(tmp_path, first, later)
+    items, archive = dream_two_days(tmp_path, first, later)
     assert "朝阳" in items
     assert "海淀" not in items and "海淀" in archive
 

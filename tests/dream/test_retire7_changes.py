@@ -5,20 +5,16 @@ file's own."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from two_days import dream_two_days
 
-from memory.daily_notes import append_section
-from memory.dream import DreamOptions, run_dream
 from memory.dream.judge.clauses import split_changed
 from memory.dream.judge.numerals import en_number, number, zh_number
 from memory.dream.judge.relations import Said
 from memory.dream.judge.single_slots import slot_values, swapped
-from memory.memory_file import parse_memory
-from memory.paths import MemoryRoot
 
 ZONE = ZoneInfo("Asia/Shanghai")
 
@@ -86,21 +82,6 @@ def test_a_clause_said_without_commas_is_split_off_when_its_age_changes() -> Non
     assert part.kept == "用户姓钱" and "六十七" in part.retired
 
 
-def _dream(tmp_path: Path, first: list[str], later: list[str]) -> tuple[str, str]:
-    """MEMORY.md's generated items and the archive after a dream on 6 May over ``first``
-    (noted on 2 May) and ``later`` (on 5 May)."""
-    (tmp_path / "root").mkdir()
-    root = MemoryRoot.at(tmp_path / "root")
-    append_section(root, "Daily Summary", first, now=datetime(2027, 5, 2, 23, 50, tzinfo=ZONE))
-    append_section(root, "Daily Summary", later, now=datetime(2027, 5, 5, 23, 50, tzinfo=ZONE))
-    options = DreamOptions(days=7, engine="extractive", max_items=30)
-    report = run_dream(root, options, model=None, now=datetime(2027, 5, 6, 23, 58, tzinfo=ZONE))
-    assert report.status == "done", report.reason
-    items = [i.text for i in parse_memory(root.memory_md.read_text("utf-8")).generated]
-    archive = root.archive.read_text("utf-8") if root.archive.exists() else ""
-    return "\n".join(items), archive
-
-
 FIRST = [
     "用户: 我姓钱 六十七了",
     "用户: 住在洛阳老城区，一个人住",
@@ -111,7 +92,7 @@ FIRST = [
 def test_an_age_said_alone_in_words_retires_the_old_age_and_keeps_the_name(
     tmp_path: Path,
 ) -> None:
-    items, archive = _dream(tmp_path, FIRST, ["用户: 六十八了"])
+    items, archive = dream_two_days(tmp_path, FIRST, ["用户: 六十八了"], first_day=2, later_day=5)
     assert "六十八" in items
     assert "六十七" not in items and "六十七" in archive
     assert "姓钱" in items  # the name said with the old age stays
@@ -119,7 +100,9 @@ def test_an_age_said_alone_in_words_retires_the_old_age_and_keeps_the_name(
 
 
 def test_a_younger_age_retires_nothing(tmp_path: Path) -> None:
-    items, archive = _dream(tmp_path, FIRST, ["用户: 孙女六岁了，上一年级"])
+    items, archive = dream_two_days(
+        tmp_path, FIRST, ["用户: 孙女六岁了，上一年级"], first_day=2, later_day=5
+    )
     assert "六十七" in items
     assert "六十七" not in archive
 
@@ -128,7 +111,9 @@ def test_an_age_said_on_a_birthday_is_kept_and_never_takes_the_name_with_it(
     tmp_path: Path,
 ) -> None:
     first = ["用户: 我叫林芳，今年35", "用户: 在郑州一家药店当药剂师"]
-    items, archive = _dream(tmp_path, first, ["用户: 今天我生日！36了"])
+    items, archive = dream_two_days(
+        tmp_path, first, ["用户: 今天我生日！36了"], first_day=2, later_day=5
+    )
     # a guard, not a gain: without the grounding check below the age rule would archive the name
     assert "36了" in items
     # "35（2027年）" reads apart from its line "今年35", so the clause cannot leave alone:

@@ -5,69 +5,51 @@ retires its old one. Examples of this file's own."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from memory.daily_notes import append_section
-from memory.dream import DreamOptions, run_dream
+from two_days import dream_two_days
+
 from memory.dream.judge.beings import holders, names_in, other_beings
-from memory.memory_file import parse_memory
-from memory.paths import MemoryRoot
 
 ZONE = ZoneInfo("Asia/Shanghai")
-
-
-def _dream(tmp_path: Path, first: list[str], later: list[str]) -> tuple[str, str]:
-    """MEMORY.md's generated items (one a line) and the archive after a dream on 6 May over
-    ``first`` (noted on 3 May) and ``later`` (on 6 May)."""
-    (tmp_path / "root").mkdir()
-    root = MemoryRoot.at(tmp_path / "root")
-    append_section(root, "Daily Summary", first, now=datetime(2027, 5, 3, 23, 50, tzinfo=ZONE))
-    append_section(root, "Daily Summary", later, now=datetime(2027, 5, 6, 23, 50, tzinfo=ZONE))
-    options = DreamOptions(days=7, engine="extractive", max_items=30)
-    report = run_dream(root, options, model=None, now=datetime(2027, 5, 6, 23, 58, tzinfo=ZONE))
-    assert report.status == "done", report.reason
-    items = [i.text for i in parse_memory(root.memory_md.read_text("utf-8")).generated]
-    archive = root.archive.read_text("utf-8") if root.archive.exists() else ""
-    return "\n".join(items), archive
 
 
 def test_the_grandchildrens_ages_leave_the_cats_age(tmp_path: Path) -> None:
     first = ["User: Pip is 4 now, a tabby with one white paw", "User: we got Pip from a rescue"]
     later = ["User: Ivy is 9 and Maud is 6", "User: I took Ivy and Maud to the zoo"]
-    text, archive = _dream(tmp_path, first, later)
+    text, archive = dream_two_days(tmp_path, first, later)
     assert "Ivy is 9 and Maud is 6" in text
     assert "Pip is 4" not in archive  # Pip's age is Pip's: no one else's replaces it
     assert "Pip is 4" in text
 
 
 def test_two_childrens_ages_leave_the_cats_age_in_chinese(tmp_path: Path) -> None:
-    text, archive = _dream(tmp_path, ["用户：咪咪3岁了"], ["用户：小宝5岁了，大宝8岁"])
+    text, archive = dream_two_days(tmp_path, ["用户：咪咪3岁了"], ["用户：小宝5岁了，大宝8岁"])
     assert "咪咪3岁" in text and "咪咪3岁" not in archive
     assert "小宝5岁" in text
 
 
 def test_chinese_numerals_likewise(tmp_path: Path) -> None:
-    text, archive = _dream(tmp_path, ["用户：咪咪三岁了"], ["用户：小宝五岁了，大宝八岁"])
+    text, archive = dream_two_days(tmp_path, ["用户：咪咪三岁了"], ["用户：小宝五岁了，大宝八岁"])
     assert "咪咪三岁" in text and "咪咪三岁" not in archive
 
 
 def test_a_childs_age_leaves_the_users_own(tmp_path: Path) -> None:
-    text, archive = _dream(tmp_path, ["用户：我今年35岁"], ["用户：豆豆今年6岁了"])
+    text, archive = dream_two_days(tmp_path, ["用户：我今年35岁"], ["用户：豆豆今年6岁了"])
     assert "35" in text and "35" not in archive
     assert "豆豆" in text
 
 
 def test_one_beings_new_age_still_retires_its_old_one(tmp_path: Path) -> None:
     first = ["User: Pip is 4 now, a tabby with one white paw", "User: our cat is called Pip"]
-    text, archive = _dream(tmp_path, first, ["User: Pip is 5 now"])
+    text, archive = dream_two_days(tmp_path, first, ["User: Pip is 5 now"])
     assert "Pip is 5" in text and "Pip is 4" not in text
     assert "Pip is 4" in archive and "superseded" in archive
 
 
 def test_one_beings_new_age_retires_its_old_one_in_chinese(tmp_path: Path) -> None:
-    text, archive = _dream(tmp_path, ["用户：咪咪3岁了"], ["用户：咪咪4岁了"])
+    text, archive = dream_two_days(tmp_path, ["用户：咪咪3岁了"], ["用户：咪咪4岁了"])
     assert "咪咪4岁" in text and "咪咪3岁" not in text
     assert "咪咪3岁" in archive
 

@@ -1,0 +1,33 @@
+"""One dream over two days of notes, as the retirement tests write them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from memory.daily_notes import append_section
+from memory.dream import DreamOptions, run_dream
+from memory.memory_file import parse_memory
+from memory.paths import MemoryRoot
+
+ZONE = ZoneInfo("Asia/Shanghai")
+
+
+def dream_two_days(
+    tmp_path: Path, first: list[str], later: list[str], *, first_day: int = 3, later_day: int = 6
+) -> tuple[str, str]:
+    """MEMORY.md's generated items (one a line) and the archive after an extractive dream
+    on 6 May 2027 over ``first`` (noted on ``first_day`` May) and ``later`` (on
+    ``later_day``)."""
+    (tmp_path / "root").mkdir()
+    root = MemoryRoot.at(tmp_path / "root")
+    for lines, day in ((first, first_day), (later, later_day)):
+        when = datetime(2027, 5, day, 23, 50, tzinfo=ZONE)
+        append_section(root, "Daily Summary", lines, now=when)
+    options = DreamOptions(days=7, engine="extractive", max_items=30)
+    report = run_dream(root, options, model=None, now=datetime(2027, 5, 6, 23, 58, tzinfo=ZONE))
+    assert report.status == "done", report.reason
+    items = [i.text for i in parse_memory(root.memory_md.read_text("utf-8")).generated]
+    archive = root.archive.read_text("utf-8") if root.archive.exists() else ""
+    return "\n".join(items), archive
