@@ -939,7 +939,7 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
 
 def _age_grown(newer: Said, older: Said) -> bool:
     """``newer`` gives its subject an older age than ``older`` did (an age only grows, so it
-    is a new value of one's one age, whatever day it was said on), and is no plan."""
+    is a new value of one's own age, whatever day it was said on), and is no plan."""
     if newer.future or older.future:
         return False
     return single_slots.swapped(newer.text, older.text, whose(newer, older)) == "age"

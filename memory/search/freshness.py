@@ -47,12 +47,10 @@ DATED = (("memory", "md"), ("sessions", "jsonl"))  # today's note and session lo
 
 @dataclass(frozen=True)
 class Plan:
-    """What to sync: the entries to compare with the index and the paths that vanished;
-    ``full``: the plan follows a scan of the whole root."""
+    """What to sync: the entries to compare with the index and the paths that vanished."""
 
     entries: list[FileEntry]
     gone: list[str]
-    full: bool
 
 
 @dataclass(frozen=True)
@@ -177,7 +175,7 @@ class Freshness:
             for relative in missing:
                 del merged[relative]
             entries = sorted(merged.values(), key=lambda e: e.relative)
-            return Plan(entries, [p for p in known if p not in merged], True)
+            return Plan(entries, [p for p in known if p not in merged])
         gone: list[str] = []
         entries = self._hot_entries(gone, known)
         if behind is not None and behind.done():
@@ -193,8 +191,7 @@ class Freshness:
                     entries.append(entry)
                 elif relative in known:
                     gone.append(relative)
-            return Plan(entries, gone, True)
-        return Plan(entries, gone, False)
+        return Plan(entries, gone)
 
     def _hot_entries(self, gone: list[str], known: Mapping[str, object]) -> list[FileEntry]:
         """Today's and yesterday's files and the hot ones, stat-ed now; those in ``known``
