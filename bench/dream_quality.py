@@ -329,11 +329,13 @@ def measure(scenario: Scenario, root: Path, counts: Counts) -> None:
             kept = any(old.match(a.text) for a in archive)
             counts.retired += out and kept
             if not (out and kept):
-                for name in unretired_class(scenario, fact, old, items):
+                why = unretired_class(scenario, fact, old, items)
+                for name in why:
                     counts.unretired[name] = counts.unretired.get(name, 0) + 1
                 still = [i.text for i in items if old.match(i.text)]
                 counts.notes.append(
-                    f"{scenario.name}: {fact.id} old value kept: {still or 'not archived'}"
+                    f"{scenario.name}: {fact.id} old value kept ({', '.join(why)}): "
+                    f"{still or 'not archived'}"
                 )
     counts.chatter = len(scenario.chatter)
     for text in scenario.chatter:
