@@ -45,7 +45,7 @@ from memory.dream.judge import (
 )
 from memory.dream.judge.beings import names_in, other_beings
 from memory.dream.judge.classifier import Judgement, classify
-from memory.dream.judge.clauses import Split, packed, split_changed
+from memory.dream.judge.clauses import Split, changed_clauses, packed, parts, split_at, units
 from memory.dream.judge.relations import (
     Said,
     alias_of,
@@ -80,6 +80,9 @@ from memory.speaker import Spoken, field_labels, split
 # dev scenarios (the lowest it did: 0.41), so its features are not computed.
 NONE_FLOOR = 0.25
 RULES = ("rules", "loose")  # the ways of the rules (the loose one: a change word and a topic)
+CLAUSE = "clause"  # the pair judgement asked of each clause of a packed older statement
+CLAUSE_MARGIN = 0.2  # ... and the clause it retires likelier changed than any other by this
+_AGE_YEAR = re.compile(r"（\d{4}年）")  # the year dates.resolve gives an age ("五岁（2026年）")
 _DATE_IN_PATH = re.compile(r"(\d{4})-(\d{2})-(\d{2})\.(?:md|jsonl)$")
 CANDIDATES_PER_LOOKUP = 24
 COMMON_TOKEN = 300  # a token in this many clusters ("用户", "user") says nothing
@@ -601,6 +604,7 @@ class ExtractiveEngine:
             seen: set[int] = set()
             said = head.said()
             found: list[tuple[Cluster, float, str]] = []
+            by_clause: dict[int, list[bool]] = {}  # the clauses each older one changed
             candidates = [
                 older
                 for key in keys
@@ -621,6 +625,12 @@ class ExtractiveEngine:
                 judged = self._judge_pair(newer, older, _cosine(head, older.head))
                 if judged.retires:
                     found.append((older, judged.score, judged.how or "learned"))
+                elif judged.how is not None and packed(older.head.said()):
+                    # found, not retired whole: perhaps one of the clauses it packs
+                    hits = self._clause_changes(head, older.head)
+                    if hits is not None:
+                        by_clause[id(older)] = hits
+                        found.append((older, judged.score, CLAUSE))
             for older, _, how in _one_slot(found):
                 together = _together(head, older.head)
                 if verdict(newer.side(together), older.side(together)) == "open":
@@ -628,15 +638,32 @@ class ExtractiveEngine:
                     continue
                 said, old_said = head.said(together), older.head.said(together)
                 learned = how == "learned"
-                part = split_changed(old_said, said, by_words=how not in RULES)
+                hits = by_clause.get(id(older))
+                asked = hits is not None  # the pair judgement, asked clause by clause
+                if hits is None:
+                    hits = changed_clauses(old_said, said, by_words=how not in RULES)
+                if learned and hits is not None and not any(hits):
+                    # no value's type shows the clause the learned judgement found
+                    # changed: the one the pair judgement, asked of each clause, finds
+                    hits = self._clause_changes(head, older.head, together) or hits
+                    asked = any(hits)
+                part = split_at(old_said, hits) if hits is not None else None
+                # the clause it judged changed carries the others ("…，不然写不动代码")
+                whole = asked and part is None
+                if part is not None and not self._grounded(part, older):
+                    # the year an old age was resolved in ("29（2027年）" of "今年29") is
+                    # the line's "今年", no word of it: the age leaves as its line says it
+                    part = replace(part, retired=_AGE_YEAR.sub("", part.retired))
                 if part is not None and not self._grounded(part, older):
                     if _age_grown(said, old_said):
                         continue  # an age alone changed: what else the item says stays
                     part = None  # a clause its lines no longer support: the whole leaves
+                if asked and part is not None and not self._reads_as_fact(part.kept):
+                    part = None  # what would stay is no fact ("陈静：你们见过的")
                 if part is not None:  # one clause of a packed statement changed
                     older.revise(part.kept, part.retired, newer)
                     continue
-                if learned and packed(old_said):
+                if not whole and (learned or how == CLAUSE) and packed(old_said):
                     continue  # the learned judgement names no clause: the rest may stand
                 older.superseded_by = newer
                 out.append(older)
@@ -648,6 +675,32 @@ class ExtractiveEngine:
                     _append(mine, SHARED, len(seen_clusters), head.vector)
             seen_clusters.append(newer)
         return out
+
+    def _clause_changes(
+        self, new: Statement, old: Statement, together: bool = False
+    ) -> list[bool] | None:
+        """The clause of the packed ``old`` that the pair judgement, asked of each clause
+        worded alone ("用户要加全脂牛奶"), retires and finds clearly likelier changed than any
+        other; None when it retires none, or no one clearly."""
+        fitted = changemodel.model()
+        split = parts(old.said(together))
+        if fitted is None or split is None or self.cache is None or new.vector is None:
+            return None
+        vectors = self.cache.embed(list(split.standing))
+        chances: list[float] = []
+        retires: list[bool] = []
+        for text, vector in zip(split.standing, vectors, strict=True):
+            clause = replace(old, text=text, _said=None, vector=vector, row=-1)
+            judged = self._judge_statements(new, clause, float(new.vector @ vector))
+            chances.append(fitted.probability(judged.features) if judged.features else 0.0)
+            retires.append(judged.retires)
+        at = max(range(len(chances)), key=chances.__getitem__)
+        unit = units(split)
+        # a clause hanging on the likeliest ("不过月底可能搬") leaves with it: no rival
+        rivals = [c for i, c in enumerate(chances) if unit[i] != unit[at]]
+        if not retires[at] or any(c > chances[at] - CLAUSE_MARGIN for c in rivals):
+            return None
+        return [i == at for i in range(len(chances))]
 
     def _judge_pair(self, newer: Cluster, older: Cluster, cosine: float | None) -> PairJudgement:
         """Whether ``newer`` retires ``older`` (:meth:`_judge_statements` of their heads)."""
@@ -710,6 +763,12 @@ class ExtractiveEngine:
         if inputs is None or cited_text(refs, inputs)[1] is not None:
             return True  # lines outside the window (a prior item's): judged when written
         return all(verify(text, refs, inputs).ok for text in (part.kept, part.retired))
+
+    def _reads_as_fact(self, text: str) -> bool:
+        """Whether the classifier reads ``text`` (what a split keeps) as no chatter."""
+        vectors = self.cache.embed([text]) if self.cache is not None else None
+        limit = CHATTER_THRESHOLD if vectors is not None else WORDS_CHATTER_THRESHOLD
+        return classify([text], vectors)[0].chatter <= limit
 
     def _same_fact(self, a: Said, b: Said, cosine: float | None) -> bool:
         """One fact twice: the judge's ``same_fact``, or one restating the other's main

@@ -8,6 +8,13 @@ fact about that subject; None when the change is to the whole statement (no clau
 every clause, holds the changed slot). A newer statement in the other language ("moved to
 Porto" against "…，住在杭州，…") shares no value word with any clause: it changes the
 clauses on its topic.
+
+A clause that hangs on the one before it (it opens with 不然, 不过, because, …, or, in
+English, says no verb after a verb other than "is": "drinks strong tea, about four cups a
+day") leaves with it: when what would stay is only such clauses, the whole statement is the
+changed one (:func:`split_at`). An English list after "I'm" ("im priya, 34, a dentist")
+reads each item with the copula ("im 34"). When no value shows the clause, the engine asks
+the pair judgement of each clause (:func:`parts` words them; ``extractive``).
 """
 
 from __future__ import annotations
@@ -93,11 +100,18 @@ def packed(said: Said) -> bool:
     return len(_clauses(_LABEL.sub("", said.text, count=1))) > 1
 
 
-def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split | None:
-    """The clauses of ``older`` that ``newer`` changes, apart from the rest (see above).
-    ``by_words``: when no value's type shows which clause changed (the learned judgement
-    found the change), the one clause sharing clearly the most words with ``newer``
-    ("要加全脂牛奶" of "每天早上一杯拿铁，要加全脂牛奶" for "改加燕麦奶了，全脂的喝了不舒服")."""
+@dataclass(frozen=True)
+class Parts:
+    """The clauses of a packed statement, each also worded as a fact about its subject."""
+
+    clauses: tuple[str, ...]
+    standing: tuple[str, ...]
+    who: str
+    zh: bool
+
+
+def parts(older: Said) -> Parts | None:
+    """The clauses of ``older`` (see :func:`split_changed`), None for one clause."""
     who = lead(older.text)
     body = _LABEL.sub("", older.text, count=1)
     clauses = _clauses(body)
@@ -109,40 +123,131 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
     named = older.subject if "/" not in older.subject and older.subject != "user" else ""
     if not who and named and body.startswith(named):
         who = named  # "王小雨的雅思考试定在11月21日，在上海考": 王小雨 is whom it is about
-    mine = whose(newer, older) | anchors(who)
-
     label = _LABEL.match(older.text)
     # a speaker's label that names no one in the words ("陈静：豆豆满五岁") stays a label:
     # "陈静豆豆…" would read as 陈静's 豆豆
     member = label is not None and who == label.group("who") and not _WHO.match(who)
     mark = ("：" if zh else ": ") if member else ""
+    # an English line in the speaker's own words keeps its label ("The user: im maddie"):
+    # "The user im maddie" reads as no sentence
+    spoken = label is not None and not zh and who == label.group("who")
+    standing = tuple(_standing(c, who, mark, zh, spoken) for c in _listed(clauses))
+    return Parts(tuple(clauses), standing, who, zh)
 
-    def standing(clause: str) -> str:
-        if not who or clause.startswith(who):
-            return clause
-        return f"{who}{mark}{clause}" if zh else f"{who}{mark or ' '}{clause}"
 
-    changed = [changes_value(newer.text, standing(c), mine) for c in clauses]
+def _standing(clause: str, who: str, mark: str, zh: bool, spoken: bool) -> str:
+    if not who or clause.startswith(who):
+        return clause
+    if zh:
+        return f"{who}{mark}{clause}"
+    if spoken and not _STARTS_WITH_VERB.match(clause):
+        mark = ": "
+    return f"{who}{mark or ' '}{clause}"
+
+
+# An English list of what one is after "I'm" ("im maddie, 16, year 11 at ashgrove high"):
+# each item without a verb of its own reads as a sentence with the copula before it.
+_COPULA = re.compile(r"(?i)^(?P<head>.*?\b(?:i'?m|i am|is|am|are|was)\s+)\S")
+_ANY_VERB = re.compile(
+    rf"(?i)\b(?:{_VERBS}|am|i'?m|\w+ed|\w+ing|do|go|went|got|make|made|live|work|like|love)\b"
+)
+
+
+def _listed(clauses: list[str]) -> list[str]:
+    copula = _COPULA.match(clauses[0])
+    if copula is None or has_cjk(clauses[0]):
+        return clauses
+    head = copula.group("head")
+    return [clauses[0]] + [c if _ANY_VERB.search(c) else head + c for c in clauses[1:]]
+
+
+# A clause that opens with a word tying it to the clause before it ("不然写不动代码",
+# "不过月底可能搬", "because caffeine keeps her up") says nothing alone: it leaves with the
+# clause it hangs on. So does an English phrase without a verb after a verb other than
+# "is" ("drinks strong tea, about four cups a day": how much of that tea).
+_DEPENDENT = re.compile(
+    r"^(?:不然|要不然|否则|不过|但是|但|可是|因为|所以|因此|于是|而且|并且|然后|结果|免得|以免|省得)"
+    r"|(?i:^(?:otherwise|because|cause|cos|coz|so|but|though|although|which|since|or else|"
+    r"unless|while)\b)"
+)
+
+
+def _dependent(clauses: tuple[str, ...], i: int) -> bool:
+    clause = clauses[i]
+    if _DEPENDENT.match(clause):
+        return True
+    if has_cjk(clause) or _COPULA.match(clauses[0]):
+        return False
+    return not _ANY_VERB.search(clause) and not _VALUE.match(clause)
+
+
+def units(split: Parts) -> list[int]:
+    """For each clause of ``split``, the clause it hangs on (see :data:`_DEPENDENT`): itself,
+    or the nearest one before it that hangs on none."""
+    out: list[int] = []
+    for i in range(len(split.clauses)):
+        out.append(out[i - 1] if i and _dependent(split.clauses, i) else i)
+    return out
+
+
+def changed_clauses(older: Said, newer: Said, *, by_words: bool = False) -> list[bool] | None:
+    """Which clauses of ``older`` ``newer`` gives a new value for (see :func:`split_changed`),
+    None when ``older`` is one clause."""
+    split = parts(older)
+    if split is None:
+        return None
+    who, standing = split.who, split.standing
+    mine = whose(newer, older) | anchors(who)
+    changed = [changes_value(newer.text, c, mine) for c in standing]
     if not any(changed):  # another value of a one-value slot ("在大疆做…" / "在小鹏做…")
-        changed = [bool(swapped(newer.text, standing(c), mine)) for c in clauses]
+        changed = [bool(swapped(newer.text, c, mine)) for c in standing]
     if by_words and not any(changed):
-        changed = _most_shared(newer.text, [standing(c) for c in clauses], mine)
-    if not any(changed) and who and zh != has_cjk(newer.text):
+        changed = _most_shared(newer.text, list(standing), mine)
+    if not any(changed) and who and split.zh != has_cjk(newer.text):
         # told in the other language, so no value word is shared: the clauses on its topic
         topics = features(newer.text).families
-        changed = [bool(topics & features(standing(c)).families) for c in clauses]
-    if not any(changed) or all(changed):
+        changed = [bool(topics & features(c).families) for c in standing]
+    return changed
+
+
+def split_at(older: Said, changed: list[bool]) -> Split | None:
+    """``older`` apart at the clauses ``changed`` marks: None when they are all of it (a
+    clause hanging on a changed one leaves with it) or what stays reads as no sentence."""
+    split = parts(older)
+    if split is None or len(changed) != len(split.clauses) or not any(changed):
         return None
-    if changed[0] and not zh:
-        kept_clauses = [c for c, hit in zip(clauses, changed, strict=True) if not hit]
-        if not who or not all(
-            _STARTS_WITH_VERB.match(c) or c.startswith(who) for c in kept_clauses
-        ):
-            return None  # an English clause without its subject reads as no sentence
+    clauses, who, zh = split.clauses, split.who, split.zh
+    hits = list(changed)
+    for i in range(1, len(hits)):
+        hits[i] = hits[i] or (hits[i - 1] and _dependent(clauses, i))
+    if all(hits):
+        return None
+    kept_clauses = [c for c, hit in zip(clauses, hits, strict=True) if not hit]
+    if (
+        hits[0]
+        and not zh
+        and not (who and all(_STARTS_WITH_VERB.match(c) or c.startswith(who) for c in kept_clauses))
+    ):
+        return None  # an English clause without its subject reads as no sentence
     joint = "，" if zh else ", "
-    kept = joint.join(c for c, hit in zip(clauses, changed, strict=True) if not hit)
-    retired = joint.join(c for c, hit in zip(clauses, changed, strict=True) if hit)
-    return Split(standing(kept), standing(retired))
+    return Split(_worded(split, hits, False, joint), _worded(split, hits, True, joint))
+
+
+def _worded(split: Parts, hits: list[bool], side: bool, joint: str) -> str:
+    """The clauses on one side of a split, the first worded about its subject."""
+    picked = [i for i, hit in enumerate(hits) if hit == side]
+    return joint.join([split.standing[picked[0]], *(split.clauses[i] for i in picked[1:])])
+
+
+def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split | None:
+    """The clauses of ``older`` that ``newer`` changes, apart from the rest (see above).
+    ``by_words``: when no value's type shows which clause changed (the learned judgement
+    found the change), the one clause sharing clearly the most words with ``newer``
+    ("要加全脂牛奶" of "每天早上一杯拿铁，要加全脂牛奶" for "改加燕麦奶了，全脂的喝了不舒服")."""
+    changed = changed_clauses(older, newer, by_words=by_words)
+    if changed is None or all(changed):
+        return None
+    return split_at(older, changed)
 
 
 def _most_shared(newer: str, clauses: list[str], mine: frozenset[str]) -> list[bool]:
@@ -162,4 +267,14 @@ def _grams(text: str) -> frozenset[str]:
 
 _GENERIC = frozenset({"用户", "user", "the", "user's"})
 
-__all__ = ["Split", "lead", "packed", "split_changed"]
+__all__ = [
+    "Parts",
+    "Split",
+    "changed_clauses",
+    "lead",
+    "packed",
+    "parts",
+    "split_at",
+    "split_changed",
+    "units",
+]
