@@ -780,8 +780,12 @@ class ExtractiveEngine:
     def _rules_change(
         newer: Said, older: Said, cosine: float | None = None, *, loose: bool = True
     ) -> bool:
-        if confirms(newer.text, older.text) or holds(newer.text):
+        if confirms(newer.text, older.text):
             return False  # "搬到滨江区", then "现在住滨江区江南大道": the move went on
+        if _joined(newer, older):
+            return True  # "到华泰证券报到了，还是八点半上班": a new employer from that day
+        if holds(newer.text):
+            return False  # "still on 10mg", "还是住浦东": the value holds
         if replaces(newer, older, cosine, loose=loose):
             return True
         if newer.subject != older.subject:
@@ -935,6 +939,14 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
     if newer.future or is_future(newer.text) or older.future:
         return False
     return bool(single_slots.swapped(newer.text, older.text, whose(newer, older)))
+
+
+def _joined(newer: Said, older: Said) -> bool:
+    """``newer`` tells of its subject joining an employer other than the one ``older`` names
+    (:func:`single_slots.joined`), and neither is a plan or a value held before."""
+    if newer.subject != older.subject or newer.future or older.future or is_future(newer.text):
+        return False
+    return single_slots.joined(newer.text, older.text, whose(newer, older))
 
 
 def _age_grown(newer: Said, older: Said) -> bool:

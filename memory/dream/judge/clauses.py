@@ -117,10 +117,17 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
     member = label is not None and who == label.group("who") and not _WHO.match(who)
     mark = ("：" if zh else ": ") if member else ""
 
+    # an English speaker's label before a clause with a subject of its own stays a label
+    # ("The user: Mum is Joan", not "The user Mum is Joan")
+    labelled = label is not None and who == label.group("who")
+
     def standing(clause: str) -> str:
         if not who or clause.startswith(who):
             return clause
-        return f"{who}{mark}{clause}" if zh else f"{who}{mark or ' '}{clause}"
+        if zh:
+            return f"{who}{mark}{clause}"
+        own = labelled and not _STARTS_WITH_VERB.match(clause)
+        return f"{who}{mark or (': ' if own else ' ')}{clause}"
 
     changed = [changes_value(newer.text, standing(c), mine) for c in clauses]
     if not any(changed):  # another value of a one-value slot ("在大疆做…" / "在小鹏做…")

@@ -61,6 +61,15 @@ _TIME = re.compile(
     r"(?i)\b\d{1,2}:\d{2}(?::\d{2})?\b"
     r"|\d+(?:\.\d+)?\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|分钟|小时|秒)"
 )
+# A span of the clock or of a count, one value ("open 9 to 6", "8:30-17:30", "9点到18点"):
+# its two ends together, so "8 to 6" is another span than "9 to 6" though both end at 6. Not
+# inside a date ("2027-02-01") or before a unit ("2 to 3 times": two numbers of a count).
+_RANGE = re.compile(
+    r"(?i)(?<![\d:.\-/])(?P<a>\d{1,2}(?::\d{2})?)\s*(?:am|pm)?\s*(?:to|till|until|-|–|~)\s*"
+    r"(?P<b>\d{1,2}(?::\d{2})?)\s*(?:am|pm)?(?![\d:.\-/])(?!\s*%)"
+    r"|(?<![\d:.\-/])(?P<za>\d{1,2}(?::\d{2})?)\s*点?\s*(?:到|至|-|~)\s*"
+    r"(?:早上|上午|中午|下午|晚上)?(?P<zb>\d{1,2}(?::\d{2})?)\s*点(?![\d半])"
+)
 # words after a number that name no unit of it ("33 until October")
 _NOT_UNITS = frozenset("until till since before after from when if but or so then now".split())
 # a number with its thousands written with commas ("£6,000", "1,240") is one number
@@ -109,8 +118,8 @@ _SLOT = frozenset(
 @lru_cache(maxsize=50_000)
 @persisted("slots.typed_values")
 def typed_values(text: str) -> dict[str, frozenset[str]]:
-    """The values ``text`` gives, by type (``date``, ``year``, ``weekday``, ``time``,
-    ``num:UNIT``), leaving out a value it says something moved away from."""
+    """The values ``text`` gives, by type (``date``, ``year``, ``weekday``, ``range``,
+    ``time``, ``num:UNIT``), leaving out a value it says something moved away from."""
     skip = [m.span() for m in _FROM.finditer(text)]
     skip += [m.span() for m in _NOT_VALUE.finditer(text)]
     taken: list[tuple[int, int]] = []
@@ -129,6 +138,11 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
         add("date", m, re.sub(r"\s+", "", m.group(0).lower()))
     for span in find(text, _ANCHOR_DAY):  # a month or a week is a date too ("2027年12月")
         add("date", (span.start, span.end), span.first.isoformat())
+    for m in _RANGE.finditer(text):
+        if m["a"] and _unit_after(text, m.end()):
+            continue  # "2 to 3 times a week": a count of something, its numbers read below
+        ends = (m["a"], m["b"]) if m["a"] else (m["za"], m["zb"])
+        add("range", m, "-".join(e.removesuffix(":00") for e in ends))
     for m in _ZH_WEEKDAY.finditer(text):
         add("weekday", m, str(_ZH_WD[m["d"]]))
     for m in _EN_WEEKDAY.finditer(text):
@@ -153,6 +167,16 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
 
 
 _ZH_MEASURE_AFTER = re.compile(rf"\s*(?:{_ZH_MEASURE})")
+_WORD_AFTER = re.compile(r"\s*([A-Za-z]+)")
+
+
+def _unit_after(text: str, end: int) -> bool:
+    """Whether a word naming a unit follows ``end`` ("times", "km"; not "at", "now")."""
+    m = _WORD_AFTER.match(text, end)
+    if m is None:
+        return False
+    word = m[1].lower()
+    return word not in STOPWORDS and word not in _NOT_UNITS
 
 
 def _zh_big_value(m: re.Match[str]) -> str:
