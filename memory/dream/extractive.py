@@ -65,7 +65,7 @@ from memory.dream.judge.relations import (
     whose,
 )
 from memory.dream.judge.shared import SHARED, reported, shared_thing
-from memory.dream.judge.slots import anchors, typed_values
+from memory.dream.judge.slots import anchors, sibling_changed, typed_values
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.retire import left_out_news, left_out_olds
@@ -800,6 +800,8 @@ class ExtractiveEngine:
             return True  # 在大疆做硬件工程师 / 在小鹏做硬件测试: one employer at a time
         if newer.future and not older.future and older.kind != "plan":
             return False  # a value still to come leaves the present one ("1月起涨到4800")
+        if sibling_changed(newer.text, older.text) and not is_future(newer.text):
+            return True  # "改吃氨氯地平" after "吃一片硝苯地平": another of the same kind
         return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)
 
     @staticmethod

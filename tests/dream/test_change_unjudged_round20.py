@@ -4,8 +4,9 @@ An age given on the day it is reached ("Dad's 64 on 2027-05-05", "his 64th birth
 employer joined on its first day ("到京东报到了"), whatever else the line says holds ("还是
 九点上班") and though it names its day; opening hours or a shift as one span ("8 to 3" is
 another span than "9 to 3", though both end at 3); and an English item whose age clause
-leaves keeps its speaker's label ("The user: Dad is Ken, plays golf"). Examples of this
-file's own."""
+leaves keeps its speaker's label ("The user: Dad is Ken, plays golf"); a change to a named
+thing of the kind the older names another of (Chinese compounds end with their kind: 缬沙坦
+after 厄贝沙坦). Examples of this file's own."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from two_days import dream_two_days
 
 from memory.dream.extractive import ExtractiveEngine
-from memory.dream.judge import single_slots
+from memory.dream.judge import single_slots, slots
 from memory.dream.judge.clauses import split_changed
 from memory.dream.judge.relations import Said
 from memory.dream.judge.single_slots import slot_values
@@ -92,6 +93,25 @@ def test_counts_dates_and_a_value_moved_from_are_no_span(text: str) -> None:
 )
 def test_the_rules_judge_these_a_change(newer: Said, older: Said) -> None:
     assert ExtractiveEngine._judge_change(newer, older, 0.9) == "rules"
+
+
+def test_a_change_to_another_of_the_same_kind_is_a_sibling_change() -> None:
+    older = "用户每天早上吃一粒厄贝沙坦降压"
+    assert slots.sibling_changed("用户：医生让换成缬沙坦了，一天一粒", older)
+    assert slots.sibling_changed("用户的工资卡换成建设银行的了", "用户的工资卡是招商银行的")
+    # no change said, the same one again, or a thing of another kind: none
+    assert not slots.sibling_changed("用户也在吃缬沙坦", older)
+    assert not slots.sibling_changed("用户改吃厄贝沙坦了", older)
+    assert not slots.sibling_changed("用户改吃阿司匹林了", older)
+
+
+def test_a_drug_changed_to_a_sibling_retires_the_old_drug(tmp_path: Path) -> None:
+    first = ["用户: 我每天早上吃一粒厄贝沙坦降压", "用户: 对青霉素过敏"]
+    later = ["用户: 医生让换药，改吃缬沙坦，一天一粒"]
+    items, archive = dream_two_days(tmp_path, first, later)
+    assert "缬沙坦" in items
+    assert "厄贝沙坦" not in items and "厄贝沙坦" in archive
+    assert "青霉素" in items
 
 
 def test_an_english_clause_with_its_own_subject_keeps_the_speakers_label() -> None:

@@ -259,10 +259,53 @@ def new_value(
     return containment(anchors(newer) - who, anchors(older) - who) >= WORDS_CONTAINMENT
 
 
+# A change said with the value it changes to ("改吃缬沙坦", "换成建设银行的卡"): the words
+# after the marker, to the end of their clause, are the new value.
+_CHANGED_TO = re.compile(
+    r"改吃|改喝|改用|改服|改成|改为|换成|换到|换了|转到|调到|调去|调回|跳槽到|跳槽去"
+)
+_CLAUSE_END = re.compile(r"[，,。；;！!？?\s]")
+_NAMED = re.compile(r"^[\u4e00-\u9fff]{3,}$")  # a name and its kind: 缬沙坦, 建设银行
+
+
+def sibling_changed(newer: str, older: str) -> bool:
+    """Whether ``newer`` says it changed to a named thing of the kind ``older`` names another
+    of: Chinese compounds end with their kind ("改吃缬沙坦" after "吃一粒厄贝沙坦": both 沙坦;
+    建设银行 after 招商银行), so the new one replaces the old. The new name has three
+    characters or more and is not written in ``older``; the old one has two or more before
+    the kind, other than the new one's (the caller checks the subject, the order and that
+    ``newer`` is no plan)."""
+    for match in _CHANGED_TO.finditer(newer):
+        clause = _CLAUSE_END.split(newer[match.end() :], maxsplit=1)[0]
+        for word in content_words(clause):
+            if _NAMED.match(word) and word not in older and _another_of(word, older):
+                return True
+    return False
+
+
+def _another_of(name: str, text: str) -> bool:
+    """Whether ``text`` names another thing of ``name``'s kind (its last two characters,
+    after two or more Chinese characters that are not ``name``'s own)."""
+    kind, own = name[-2:], name[:-2]
+    for found in re.finditer(re.escape(kind), text):
+        before = re.search(r"[\u4e00-\u9fff]{2}$", text[: found.start()])
+        if before and not before.group(0).endswith(own[-2:]):
+            return True
+    return False
+
+
 def without_not_values(text: str) -> str:
     """``text`` with the values it says are not (or no longer) the one blanked out
     ("旧的 5.4 出给老钱了", "not £450")."""
     return _NOT_VALUE.sub(lambda m: " " * len(m.group(0)), text)
 
 
-__all__ = ["GOAL", "anchors", "changes_value", "new_value", "typed_values", "without_not_values"]
+__all__ = [
+    "GOAL",
+    "anchors",
+    "changes_value",
+    "new_value",
+    "sibling_changed",
+    "typed_values",
+    "without_not_values",
+]
