@@ -65,7 +65,7 @@ from memory.dream.judge.relations import (
     whose,
 )
 from memory.dream.judge.shared import SHARED, reported, shared_thing
-from memory.dream.judge.slots import anchors, typed_values
+from memory.dream.judge.slots import anchors, sibling_changed, typed_values
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.retire import left_out_news, left_out_olds
@@ -839,8 +839,12 @@ class ExtractiveEngine:
     def _rules_change(
         newer: Said, older: Said, cosine: float | None = None, *, loose: bool = True
     ) -> bool:
-        if confirms(newer.text, older.text) or holds(newer.text):
+        if confirms(newer.text, older.text):
             return False  # "搬到滨江区", then "现在住滨江区江南大道": the move went on
+        if _joined(newer, older):
+            return True  # "到华泰证券报到了，还是八点半上班": a new employer from that day
+        if holds(newer.text):
+            return False  # "still on 10mg", "还是住浦东": the value holds
         if replaces(newer, older, cosine, loose=loose):
             return True
         if newer.subject != older.subject:
@@ -855,6 +859,8 @@ class ExtractiveEngine:
             return True  # 在大疆做硬件工程师 / 在小鹏做硬件测试: one employer at a time
         if newer.future and not older.future and older.kind != "plan":
             return False  # a value still to come leaves the present one ("1月起涨到4800")
+        if sibling_changed(newer.text, older.text) and not is_future(newer.text):
+            return True  # "改吃氨氯地平" after "吃一片硝苯地平": another of the same kind
         return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)
 
     @staticmethod
@@ -994,6 +1000,14 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
     if newer.future or is_future(newer.text) or older.future:
         return False
     return bool(single_slots.swapped(newer.text, older.text, whose(newer, older)))
+
+
+def _joined(newer: Said, older: Said) -> bool:
+    """``newer`` tells of its subject joining an employer other than the one ``older`` names
+    (:func:`single_slots.joined`), and neither is a plan or a value held before."""
+    if newer.subject != older.subject or newer.future or older.future or is_future(newer.text):
+        return False
+    return single_slots.joined(newer.text, older.text, whose(newer, older))
 
 
 def _age_grown(newer: Said, older: Said) -> bool:

@@ -41,6 +41,12 @@ _EN_JOBS = (
 # What a bare Chinese age follows: the clause's start, its subject, or an adverb of it
 # ("用户七十四了", "一下就三十了"), never a verb ("降到68了" gives a measure)
 _ZH_AGE_AFTER = r"(?:^|(?<=[\s，,。:：！!？?；;])|(?<=已经|用户)|(?<=[就才刚都满也快]))"
+# A day an age is reached on ("Mum's 87 on 2026-12-02", "is 40 on Friday", "turns 9 on
+# 3 May"): a date, a weekday or a day of a month, so "is 10 on the list" gives no age.
+_EN_DAY = (
+    r"(?:\d{4}-\d{2}-\d{2}|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+|[A-Z][a-z]+\s+\d{1,2}(?:st|nd|rd|th)?\b)"
+)
 _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "home": (
         re.compile(
@@ -60,6 +66,8 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"在(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?)(?:工作|上班|任职|实习|做(?=[{_CJK}]{{0,8}}?(?:{_ZH_JOBS}))|当(?=[{_CJK}]{{0,6}}?(?:{_ZH_JOBS})))"
         ),
         re.compile(rf"(?:入职|跳槽到|跳槽去了?|加入了?)(?P<v>[{_CJK}A-Za-z0-9]{{2,10}})"),
+        # the employer one goes to on one's first day ("去华泰证券入职了", "到公司报到")
+        re.compile(rf"(?:去|到)(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?)(?:入职|报到)"),
         # a job one quits or leaves names the employer of the slot too ("会辞掉幼儿园的
         # 工作", "quit her job at Boots"): the next employer named is another value
         re.compile(rf"(?:辞掉了?|辞去了?|离开了?)(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?)的(?:工作|职位)"),
@@ -96,8 +104,11 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(
             r"(?i)(?:(?<!\bit)(?<!that)(?<!what)(?<!here)(?<!there)'s|'m|\bis|\bam|\bim|\bwas"
             rf"|\bturned|\bturns|\bturning)\s+(?P<v>\d{{1,3}}|{EN_NUMERAL})"
-            r"(?=\s*(?:$|[,.;!?)]|\b(?:today|now|this year|years? old|and|until)\b))"
+            r"(?=\s*(?:$|[,.;!?)]|\b(?:today|now|this year|years? old|and|until)\b"
+            rf"|\s*\bon\s+{_EN_DAY}))"
         ),
+        # the birthday that makes one N ("Joan's 87th birthday is on 2 December")
+        re.compile(r"(?i)\b(?P<v>\d{1,3})(?:st|nd|rd|th)\s+birthday\b"),
         re.compile(rf"(?i)\b(?P<v>\d{{1,3}}|{EN_NUMERAL})[\s-]+years?[\s-]+old\b"),
         re.compile(rf"(?i)\baged\s+(?P<v>\d{{1,3}}|{EN_NUMERAL})\b"),
     ),
@@ -167,6 +178,22 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
     return ""
 
 
+# An employer one joins, named with the verb of the first day ("入职招商银行", "去华泰证券
+# 报到了", "joined Arup", "started at Boots"): a change of employer whatever else the line
+# says holds ("还是八点半上班") and whichever day it names.
+_JOINED = re.compile(
+    rf"(?:入职|跳槽到|跳槽去了?|加入了?)[{_CJK}A-Za-z0-9]{{2,10}}"
+    rf"|(?:去|到)[{_CJK}A-Za-z0-9]{{2,10}}?(?:入职|报到)"
+    r"|(?i:\b(?:joined|started (?:a new job )?(?:at|with))\s+[A-Z])"
+)
+
+
+def joined(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
+    """Whether ``newer`` tells of joining an employer other than the one ``older`` names
+    (the caller checks the subject, the order and that the newer is no plan)."""
+    return bool(_JOINED.search(newer)) and swapped(newer, older, who) == "employer"
+
+
 def _older(new: frozenset[str], old: frozenset[str]) -> bool:
     return min(int(v) for v in new) > max(int(v) for v in old)
 
@@ -194,4 +221,4 @@ def slots(text: str) -> frozenset[str]:
     return frozenset(slot_values(text))
 
 
-__all__ = ["FORMER", "at_subject", "slot_values", "slots", "swapped"]
+__all__ = ["FORMER", "at_subject", "joined", "slot_values", "slots", "swapped"]

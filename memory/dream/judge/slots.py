@@ -61,6 +61,15 @@ _TIME = re.compile(
     r"(?i)\b\d{1,2}:\d{2}(?::\d{2})?\b"
     r"|\d+(?:\.\d+)?\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|分钟|小时|秒)"
 )
+# A span of the clock or of a count, one value ("open 9 to 6", "8:30-17:30", "9点到18点"):
+# its two ends together, so "8 to 6" is another span than "9 to 6" though both end at 6. Not
+# inside a date ("2027-02-01") or before a unit ("2 to 3 times": two numbers of a count).
+_RANGE = re.compile(
+    r"(?i)(?<![\d:.\-/])(?P<a>\d{1,2}(?::\d{2})?)\s*(?:am|pm)?\s*(?:to|till|until|-|–|~)\s*"
+    r"(?P<b>\d{1,2}(?::\d{2})?)\s*(?:am|pm)?(?![\d:.\-/])(?!\s*%)"
+    r"|(?<![\d:.\-/])(?P<za>\d{1,2}(?::\d{2})?)\s*点?\s*(?:到|至|-|~)\s*"
+    r"(?:早上|上午|中午|下午|晚上)?(?P<zb>\d{1,2}(?::\d{2})?)\s*点(?![\d半])"
+)
 # words after a number that name no unit of it ("33 until October")
 _NOT_UNITS = frozenset("until till since before after from when if but or so then now".split())
 # a number with its thousands written with commas ("£6,000", "1,240") is one number
@@ -109,8 +118,8 @@ _SLOT = frozenset(
 @lru_cache(maxsize=50_000)
 @persisted("slots.typed_values")
 def typed_values(text: str) -> dict[str, frozenset[str]]:
-    """The values ``text`` gives, by type (``date``, ``year``, ``weekday``, ``time``,
-    ``num:UNIT``), leaving out a value it says something moved away from."""
+    """The values ``text`` gives, by type (``date``, ``year``, ``weekday``, ``range``,
+    ``time``, ``num:UNIT``), leaving out a value it says something moved away from."""
     skip = [m.span() for m in _FROM.finditer(text)]
     skip += [m.span() for m in _NOT_VALUE.finditer(text)]
     taken: list[tuple[int, int]] = []
@@ -129,6 +138,11 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
         add("date", m, re.sub(r"\s+", "", m.group(0).lower()))
     for span in find(text, _ANCHOR_DAY):  # a month or a week is a date too ("2027年12月")
         add("date", (span.start, span.end), span.first.isoformat())
+    for m in _RANGE.finditer(text):
+        if m["a"] and _unit_after(text, m.end()):
+            continue  # "2 to 3 times a week": a count of something, its numbers read below
+        ends = (m["a"], m["b"]) if m["a"] else (m["za"], m["zb"])
+        add("range", m, "-".join(e.removesuffix(":00") for e in ends))
     for m in _ZH_WEEKDAY.finditer(text):
         add("weekday", m, str(_ZH_WD[m["d"]]))
     for m in _EN_WEEKDAY.finditer(text):
@@ -153,6 +167,16 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
 
 
 _ZH_MEASURE_AFTER = re.compile(rf"\s*(?:{_ZH_MEASURE})")
+_WORD_AFTER = re.compile(r"\s*([A-Za-z]+)")
+
+
+def _unit_after(text: str, end: int) -> bool:
+    """Whether a word naming a unit follows ``end`` ("times", "km"; not "at", "now")."""
+    m = _WORD_AFTER.match(text, end)
+    if m is None:
+        return False
+    word = m[1].lower()
+    return word not in STOPWORDS and word not in _NOT_UNITS
 
 
 def _zh_big_value(m: re.Match[str]) -> str:
@@ -235,10 +259,53 @@ def new_value(
     return containment(anchors(newer) - who, anchors(older) - who) >= WORDS_CONTAINMENT
 
 
+# A change said with the value it changes to ("改吃缬沙坦", "换成建设银行的卡"): the words
+# after the marker, to the end of their clause, are the new value.
+_CHANGED_TO = re.compile(
+    r"改吃|改喝|改用|改服|改成|改为|换成|换到|换了|转到|调到|调去|调回|跳槽到|跳槽去"
+)
+_CLAUSE_END = re.compile(r"[，,。；;！!？?\s]")
+_NAMED = re.compile(r"^[\u4e00-\u9fff]{3,}$")  # a name and its kind: 缬沙坦, 建设银行
+
+
+def sibling_changed(newer: str, older: str) -> bool:
+    """Whether ``newer`` says it changed to a named thing of the kind ``older`` names another
+    of: Chinese compounds end with their kind ("改吃缬沙坦" after "吃一粒厄贝沙坦": both 沙坦;
+    建设银行 after 招商银行), so the new one replaces the old. The new name has three
+    characters or more and is not written in ``older``; the old one has two or more before
+    the kind, other than the new one's (the caller checks the subject, the order and that
+    ``newer`` is no plan)."""
+    for match in _CHANGED_TO.finditer(newer):
+        clause = _CLAUSE_END.split(newer[match.end() :], maxsplit=1)[0]
+        for word in content_words(clause):
+            if _NAMED.match(word) and word not in older and _another_of(word, older):
+                return True
+    return False
+
+
+def _another_of(name: str, text: str) -> bool:
+    """Whether ``text`` names another thing of ``name``'s kind (its last two characters,
+    after two or more Chinese characters that are not ``name``'s own)."""
+    kind, own = name[-2:], name[:-2]
+    for found in re.finditer(re.escape(kind), text):
+        before = re.search(r"[\u4e00-\u9fff]{2}$", text[: found.start()])
+        if before and not before.group(0).endswith(own[-2:]):
+            return True
+    return False
+
+
 def without_not_values(text: str) -> str:
     """``text`` with the values it says are not (or no longer) the one blanked out
     ("旧的 5.4 出给老钱了", "not £450")."""
     return _NOT_VALUE.sub(lambda m: " " * len(m.group(0)), text)
 
 
-__all__ = ["GOAL", "anchors", "changes_value", "new_value", "typed_values", "without_not_values"]
+__all__ = [
+    "GOAL",
+    "anchors",
+    "changes_value",
+    "new_value",
+    "sibling_changed",
+    "typed_values",
+    "without_not_values",
+]
