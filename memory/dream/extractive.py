@@ -650,7 +650,10 @@ class ExtractiveEngine:
         return out
 
     def _judge_pair(self, newer: Cluster, older: Cluster, cosine: float | None) -> PairJudgement:
-        """Whether ``newer`` retires ``older`` (:meth:`_judge_statements` of their heads)."""
+        """Whether ``newer`` retires ``older`` (:meth:`_judge_statements` of their heads); a
+        newer statement told as an addition (:func:`_adds`) retires nothing."""
+        if _adds(newer.head.text):
+            return PairJudgement(None, 0.0, (), False)
         return self._judge_statements(newer.head, older.head, cosine)
 
     def _judge_statements(
@@ -692,14 +695,15 @@ class ExtractiveEngine:
         return PairJudgement(how, score, changemodel.pair_features(pair), changemodel.retires(pair))
 
     def _retires(self, new: Statement, old: Statement) -> bool:
-        """Whether the pair judgement retires ``old`` for ``new``."""
-        return self._judge_statements(new, old, _cosine(new, old)).retires
+        """Whether the pair judgement retires ``old`` for ``new`` (never one told as an
+        addition, :func:`_adds`)."""
+        return not _adds(new.text) and self._judge_statements(new, old, _cosine(new, old)).retires
 
     def _changed_by_rules(self, new: Statement, old: Statement) -> bool:
         """Whether the rules find ``new`` a new value for ``old``'s slot and the pair
         judgement retires ``old`` (what a left-out line must show to be kept)."""
         cosine = _cosine(new, old)
-        if self._judged_change(new.said(), old.said(), cosine) != "rules":
+        if _adds(new.text) or self._judged_change(new.said(), old.said(), cosine) != "rules":
             return False  # asked first: most left-out lines change nothing
         return self._judge_statements(new, old, cosine).retires
 
@@ -902,6 +906,17 @@ def _nearest(
     sims = matrix[: len(ids)] @ head.vector
     best = np.argsort(-sims, kind="stable")[:NEAREST]
     return [clusters[ids[i]] for i in best if sims[i] >= NEAREST_COSINE]
+
+
+# A statement told beside what one has ("also takes metformin 500 mg with dinner",
+# "另外每天吃一片维生素D"): another thing of the kind, no new value of one told before.
+_ADDS = re.compile(r"(?i)\balso\b|\bas well\b|另外|此外")
+
+
+def _adds(text: str) -> bool:
+    """Whether ``text`` is told as an addition (:data:`_ADDS`) and says no change: "also
+    moved to Leeds" (as someone else did) still moves the user."""
+    return bool(_ADDS.search(text)) and not (slotmodel.says_change(text) or clear_change(text))
 
 
 KEEPS_ANCHORS = 0.6  # a newer statement with this share of an older one's words keeps it

@@ -107,8 +107,10 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
     if len(clauses) < 2:
         return None
     named = older.subject if "/" not in older.subject and older.subject != "user" else ""
-    if not who and named and body.startswith(named):
-        who = named  # "王小雨的雅思考试定在11月21日，在上海考": 王小雨 is whom it is about
+    # "王小雨的雅思考试定在11月21日，在上海考": 王小雨 is whom it is about; so is 一鸣 (a
+    # Chinese name of three by its given name) of "一鸣是硕士一年级，…，每周三下午两点到四点"
+    given = named[1:] if len(named) == 3 and has_cjk(named) else ""
+    who = who or next((n for n in (named, given) if n and body.startswith(n)), "")
     mine = whose(newer, older) | anchors(who)
 
     label = _LABEL.match(older.text)
