@@ -123,7 +123,8 @@ class Statement:
         if self._said is None:
             # a value that begins on a day now come ("in the Shanghai office from 7
             # December") holds now: no plan over the present any more
-            started = self.begun and self.due is None
+            # ("raised her sertraline to 100 mg, starting on 2027-05-21": from that day on)
+            started = self.begun and (self.due is None or _starts_value(self.text))
             self._said = Said(self.text, self.subject, self.kind, self.ahead and not started)
         return replace(self._said, subject=SHARED) if together else self._said
 
@@ -1133,11 +1134,22 @@ def _due(text: str, day: date, *, relative_only: bool) -> date | None:
 def _may_expire(head: Statement) -> bool:
     """Whether a dated item ends when its date has passed: not who someone is (a birthday),
     nor an event, unless the event was worded as a plan when said (it was still to come)."""
-    if head.kind == "identity":
-        return False
+    if head.kind == "identity" or _starts_value(head.text):
+        return False  # who someone is; a value that holds from its day on
     if not head.ahead and head.kind != "plan":
         return False  # "今天入职" / "started at X on Monday": what began then, and holds
     return head.kind != "event" or (head.ahead and dates.worded_as_plan(head.text))
+
+
+# A value told to change from a day on ("raised her sertraline to 100 mg, starting
+# tomorrow", "lessons move to Tuesdays from next week", "1月起"): it holds from that day, no
+# plan that ends on it ("offered a job …, starting Monday" says no change: a plan).
+_FROM_A_DAY = re.compile(r"(?i)\bstarting\b|\bfrom\b|起(?![床来])")
+
+
+def _starts_value(text: str) -> bool:
+    """Whether ``text`` says a value changes from a day on (:data:`_FROM_A_DAY`)."""
+    return bool(_FROM_A_DAY.search(text)) and slotmodel.says_change(text)
 
 
 def _ahead(text: str, day: date) -> bool:
