@@ -126,7 +126,8 @@ class Statement:
         if self._said is None:
             # a value that begins on a day now come ("in the Shanghai office from 7
             # December") holds now: no plan over the present any more
-            started = self.begun and self.due is None
+            # ("raised her sertraline to 100 mg, starting on 2027-05-21": from that day on)
+            started = self.begun and (self.due is None or _starts_value(self.text))
             self._said = Said(self.text, self.subject, self.kind, self.ahead and not started)
         return replace(self._said, subject=SHARED) if together else self._said
 
@@ -703,7 +704,10 @@ class ExtractiveEngine:
         return [i == at for i in range(len(chances))]
 
     def _judge_pair(self, newer: Cluster, older: Cluster, cosine: float | None) -> PairJudgement:
-        """Whether ``newer`` retires ``older`` (:meth:`_judge_statements` of their heads)."""
+        """Whether ``newer`` retires ``older`` (:meth:`_judge_statements` of their heads); a
+        newer statement told as an addition (:func:`_adds`) retires nothing."""
+        if _adds(newer.head.text):
+            return PairJudgement(None, 0.0, (), False)
         return self._judge_statements(newer.head, older.head, cosine)
 
     def _judge_statements(
@@ -745,14 +749,15 @@ class ExtractiveEngine:
         return PairJudgement(how, score, changemodel.pair_features(pair), changemodel.retires(pair))
 
     def _retires(self, new: Statement, old: Statement) -> bool:
-        """Whether the pair judgement retires ``old`` for ``new``."""
-        return self._judge_statements(new, old, _cosine(new, old)).retires
+        """Whether the pair judgement retires ``old`` for ``new`` (never one told as an
+        addition, :func:`_adds`)."""
+        return not _adds(new.text) and self._judge_statements(new, old, _cosine(new, old)).retires
 
     def _changed_by_rules(self, new: Statement, old: Statement) -> bool:
         """Whether the rules find ``new`` a new value for ``old``'s slot and the pair
         judgement retires ``old`` (what a left-out line must show to be kept)."""
         cosine = _cosine(new, old)
-        if self._judged_change(new.said(), old.said(), cosine) != "rules":
+        if _adds(new.text) or self._judged_change(new.said(), old.said(), cosine) != "rules":
             return False  # asked first: most left-out lines change nothing
         return self._judge_statements(new, old, cosine).retires
 
@@ -967,6 +972,17 @@ def _nearest(
     sims = matrix[: len(ids)] @ head.vector
     best = np.argsort(-sims, kind="stable")[:NEAREST]
     return [clusters[ids[i]] for i in best if sims[i] >= NEAREST_COSINE]
+
+
+# A statement told beside what one has ("also takes metformin 500 mg with dinner",
+# "另外每天吃一片维生素D"): another thing of the kind, no new value of one told before.
+_ADDS = re.compile(r"(?i)\balso\b|\bas well\b|另外|此外")
+
+
+def _adds(text: str) -> bool:
+    """Whether ``text`` is told as an addition (:data:`_ADDS`) and says no change: "also
+    moved to Leeds" (as someone else did) still moves the user."""
+    return bool(_ADDS.search(text)) and not (slotmodel.says_change(text) or clear_change(text))
 
 
 KEEPS_ANCHORS = 0.6  # a newer statement with this share of an older one's words keeps it
@@ -1191,11 +1207,22 @@ def _due(text: str, day: date, *, relative_only: bool) -> date | None:
 def _may_expire(head: Statement) -> bool:
     """Whether a dated item ends when its date has passed: not who someone is (a birthday),
     nor an event, unless the event was worded as a plan when said (it was still to come)."""
-    if head.kind == "identity":
-        return False
+    if head.kind == "identity" or _starts_value(head.text):
+        return False  # who someone is; a value that holds from its day on
     if not head.ahead and head.kind != "plan":
         return False  # "今天入职" / "started at X on Monday": what began then, and holds
     return head.kind != "event" or (head.ahead and dates.worded_as_plan(head.text))
+
+
+# A value told to change from a day on ("raised her sertraline to 100 mg, starting
+# tomorrow", "lessons move to Tuesdays from next week", "1月起"): it holds from that day, no
+# plan that ends on it ("offered a job …, starting Monday" says no change: a plan).
+_FROM_A_DAY = re.compile(r"(?i)\bstarting\b|\bfrom\b|起(?![床来])")
+
+
+def _starts_value(text: str) -> bool:
+    """Whether ``text`` says a value changes from a day on (:data:`_FROM_A_DAY`)."""
+    return bool(_FROM_A_DAY.search(text)) and slotmodel.says_change(text)
 
 
 def _ahead(text: str, day: date) -> bool:

@@ -121,8 +121,10 @@ def parts(older: Said) -> Parts | None:
     if len(clauses) < 2:
         return None
     named = older.subject if "/" not in older.subject and older.subject != "user" else ""
-    if not who and named and body.startswith(named):
-        who = named  # "王小雨的雅思考试定在11月21日，在上海考": 王小雨 is whom it is about
+    # "王小雨的雅思考试定在11月21日，在上海考": 王小雨 is whom it is about; so is 一鸣 (a
+    # Chinese name of three by its given name) of "一鸣是硕士一年级，…，每周三下午两点到四点"
+    given = named[1:] if len(named) == 3 and has_cjk(named) else ""
+    who = who or next((n for n in (named, given) if n and body.startswith(n)), "")
     label = _LABEL.match(older.text)
     # a speaker's label that names no one in the words ("陈静：豆豆满五岁") stays a label:
     # "陈静豆豆…" would read as 陈静's 豆豆

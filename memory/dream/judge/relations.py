@@ -422,9 +422,20 @@ def _slot_numbers(text: str) -> dict[str, frozenset[str]]:
         if not numbers:
             continue
         for near in words[max(0, i - 3) : i] + words[i + 1 : i + 3]:
-            if not _NUMBER.search(near) and near not in ("用户", "user", "user's"):
+            if not _NUMBER.search(near) and near not in _NOT_MEASURED:
                 found.setdefault(near, set()).update(numbers)
     return {word: frozenset(numbers) for word, numbers in found.items()}
+
+
+# Words beside a number that name no measured thing: whose it is, when or how nearly it
+# holds, what it runs until, the light verb before it ("81 kg now" and "day rate is now
+# £520" share "now"; "takes sertraline 50 mg" and "also takes levothyroxine 75 mcg" share
+# "takes"; "10 til 4" and "5 til 11" share "til"). A closed class, as the stopwords are.
+_NOT_MEASURED = frozenset(
+    "用户 user user's now also still currently again already almost nearly around roughly "
+    "only til till until since takes take taking got gets keeps keeping "
+    "现在 已经 大概 差不多 左右 目前".split()
+)
 
 
 # How often or per what a number counts ("每月 6800 元" / "每个月 4500"): a mortgage and a
