@@ -107,3 +107,21 @@ def test_another_member_says_the_groups_new_number(root: MemoryRoot) -> None:
     assert any("340" in i for i in items), items
     assert not any("300" in i for i in items), items
     assert any("300" in a.text and a.reason == "superseded" for a in archive)
+
+
+def test_what_stopped_may_stand_before_the_stop() -> None:
+    old = Said("The user: the cleaner comes every Friday morning", "user", "fact")
+    new = Said("We moved flats, so the cleaner has stopped", "user", "fact")
+    assert replaces(new, old)
+    coach = Said("Dara: Mr Quigley coaches the under-12s on Saturdays", "group", "fact")
+    gone = Said("Ana said Mr Quigley is no longer the coach; Ms Byrne takes over", "group", "fact")
+    assert replaces(gone, coach)
+
+
+def test_a_stop_before_names_no_one_whose_it_is_nor_a_told_change() -> None:
+    mum = Said("Mum swims at the lido on Mondays", "user/mother", "fact")
+    stopped = Said("Mum has stopped, she says her knees hurt", "user/mother", "fact")
+    assert not replaces(stopped, mum)  # "Mum" is whose it is, not what stopped
+    told = Said("Dara: Mr Quigley steps down, Ms Byrne coaches the under-12s now", "group", "fact")
+    again = Said("Ana said Mr Quigley is no longer the coach; Ms Byrne takes over", "group", "fact")
+    assert not replaces(again, told)  # the older told of the same change

@@ -667,7 +667,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
             return True  # the same plan, a new date
     if new_value(newer.text, older.text, cosine, who):
         return True  # the same slot, a new value of the same type
-    if _stopped(newer.text, older.text):
+    if _stopped(newer.text, older.text, who):
         return True  # "stopped the statin" ends "a statin at night"
     # The old value said again ("我还是住浦东，没搬家") is no replacement.
     distinctive = (old_core & new_core) - _SLOT_WORDS
@@ -690,7 +690,8 @@ def _change_words(text: str) -> frozenset[str]:
 
 
 _STOP = re.compile(
-    r"(?i)\b(?:stopped|quit|gave up|given up|dropped|no longer (?:takes?|uses?|has|does|goes))\b"
+    r"(?i)\b(?:stopped|quit|gave up|given up|dropped|no longer (?:takes?|uses?|has|does|goes)|"
+    r"(?:is|are|was|were) no longer)\b"
     r"|不再|停了|停掉|戒了|戒掉|不吃了|不用了|不去了|不练了|退了"
 )
 
@@ -717,18 +718,39 @@ def one_day(text: str) -> bool:
     return bool(_days(text))
 
 
-def _stopped(newer: str, older: str) -> bool:
+def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     """``newer`` says the thing ``older`` is about has stopped: a word of ``older`` (not a
-    slot word) follows the stop within its clause, and ``older`` itself says no stop."""
+    slot word) follows the stop within its clause, or is what stopped, right before it ("停
+    了", "home carers have stopped", "Mr Byrne is no longer the landlord": the last two
+    words before the stop and its auxiliary, not whose statements they are, ``who``), and
+    ``older`` itself says no stop."""
     if _STOP.search(older):
         return False
     theirs = _core(older) - _SLOT_WORDS
     for match in _STOP.finditer(newer):
         clause = _CLAUSE.split(newer[match.end() :], maxsplit=1)[0]
         before = _CLAUSE.split(newer[: match.start()])[-1]
-        if theirs & (_core(clause) | _core(before[-8:] if has_cjk(before) else "")):
+        after = _core(clause)
+        if has_cjk(before):
+            stopped = _core(before[-8:])
+        else:
+            words = _AUXILIARY.sub("", before).split()[-2:]
+            stopped = _core(" ".join(words)) - who
+            # an older naming the newer's other names ("a letting agent takes over, Quinn
+            # Lettings" before "Byrne is no longer the landlord; rent goes to Quinn
+            # Lettings") told of the same change: no old value
+            named = {stem(w.lower()) for w in _CAPITAL.findall(newer)} - stopped - after - who
+            if named & theirs:
+                continue
+        if theirs & (after | stopped):
             return True
     return False
+
+
+_CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+_AUXILIARY = re.compile(r"(?i)\s+(?:has|have|had|was|were|is|are|been|got)\s*$")
 
 
 @lru_cache(maxsize=50_000)
