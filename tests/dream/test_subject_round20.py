@@ -125,3 +125,9 @@ def test_a_stop_before_names_no_one_whose_it_is_nor_a_told_change() -> None:
     told = Said("Dara: Mr Quigley steps down, Ms Byrne coaches the under-12s now", "group", "fact")
     again = Said("Ana said Mr Quigley is no longer the coach; Ms Byrne takes over", "group", "fact")
     assert not replaces(again, told)  # the older told of the same change
+
+
+def test_one_telling_another_is_no_pair() -> None:
+    members = frozenset({"李娜", "刘芳"})
+    assert "+" not in subject_of("刘芳：李娜跟何涛说她换工作了", members)
+    assert "+" not in subject_of("李娜跟何涛说她换工作了", members)

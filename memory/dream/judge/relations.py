@@ -251,7 +251,7 @@ _NO_NAME = frozenset(
 )
 
 
-_AND = re.compile(r"\s*(?:和|与|跟|同)\s*|\s+(?:and|&)\s+")
+_AND = re.compile(r"\s*(?:和|与)\s*|\s+(?:and|&)\s+")  # not 跟 (to, with: "李娜跟何涛说…")
 _ZH_FULL_NAME = re.compile(rf"[{''.join(sorted(_SURNAMES))}][\u4e00-\u9fff]")
 _EN_NAME = re.compile(r"[A-Z][a-z]+\b")
 
