@@ -31,6 +31,7 @@ from memory.dream.text_memo import persisted
 from memory.overlap import containment
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk, tokens
+from memory.speaker import _SURNAMES
 
 _REL = {
     "father": "父亲 爸爸 爸 老爸 老爷子 父 father dad",
@@ -87,7 +88,8 @@ _ZH_BARE = re.compile(rf"^(?:(?:我们|我|咱)的?(?P<rel>{_ZH_REL})|(?P<cap>{_
 _EN_OWNER = re.compile(rf"\b(?:(?i:my|our)\s+(?P<rel>(?i:{_EN_REL}))|(?P<cap>{_EN_CAP}))'s\b")
 # An opener that announces what follows and says nothing itself.
 _OPENER = re.compile(
-    r"(?:另外|还有|对了|顺便)?(?:跟大家)?(?:宣布|通知|报告|更新|告诉大家)(?:一下|个事|一件事)?[，,：:]\s*"
+    r"(?:另外|还有|对了|顺便)?(?:跟大家)?(?:(?:宣布|通知|报告|更新|告诉大家)(?:一下|个事|一件事)?"
+    r"|(?:商量|说)?(?:一下|个事|一件事))[，,：:]\s*"
     r"|(?i:(?:quick\s+)?(?:update|news|fyi|btw|heads up|announcement)\s*[,:!-]\s*)"
 )
 # A relation's words reported ("老板说…", "my boss said that …"), and their opening pronoun
@@ -137,10 +139,14 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
         return bare
     for name in sorted(names, key=len, reverse=True):
         if text.startswith(name):
-            return name
+            return _joint(text, name, names) or name
+    for word, name in _kin_names(names).items():
+        if text.startswith(word):
+            return name  # "老爷子的寿宴…" in a group where 赵老爷子 speaks
     match = _EN_WHO.match(text)
     if match and not has_cjk(text[:12]):
-        return _who(match.group("who"), names)
+        who = _who(match.group("who"), names)
+        return (_pair(text, match.group("who"), names) if who != "user" else "") or who
     return "user"
 
 
@@ -245,9 +251,74 @@ _NO_NAME = frozenset(
 )
 
 
+_AND = re.compile(r"\s*(?:和|与)\s*|\s+(?:and|&)\s+")  # not 跟 (to, with: "李娜跟何涛说…")
+_ZH_FULL_NAME = re.compile(rf"[{''.join(sorted(_SURNAMES))}][\u4e00-\u9fff]")
+_EN_NAME = re.compile(r"[A-Z][a-z]+\b")
+
+
+def _joint(text: str, name: str, names: frozenset[str]) -> str:
+    """Whom a member's line ("name: …") is about when it opens, after an announcing opener,
+    with two people joined ("陈磊：王磊和陈静搬到广州了", "Sam: Kofi and Niamh are on bins"):
+    the pair (:func:`_pair`), or "". A pair its speaker is one of ("王磊：我和陈静住在南山",
+    worded "王磊：王磊和陈静…", or unlabelled "王磊和陈静…" once worded) is not read as a
+    pair: it is the speaker's household, as the speaker's "we" goes on to be ("我们搬去广州
+    了"), and the wording cannot tell it from a report."""
+    rest = text[len(name) :]
+    for mark in ("：", ": "):
+        if rest.startswith(mark):
+            body = rest[len(mark) :]
+            opener = _OPENER.match(body)
+            body = body[opener.end() :] if opener else body
+            for other in sorted(names, key=len, reverse=True):
+                if body.startswith(other) and other != name:
+                    return _pair(body, other, names)
+            match = _EN_WHO.match(body)
+            if match and not has_cjk(body[:12]) and match.group("who") != name:
+                return _pair(body, match.group("who"), names)
+    return ""
+
+
+def _pair(text: str, name: str, names: frozenset[str]) -> str:
+    """``A+B`` (in a fixed order) for ``text`` opening with ``name`` and another joined to
+    it ("Tom and Sarah moved to Leeds", "王磊和陈静搬到广州了"), else "". The other is a
+    member, a kin word one member is called by, or a name: in Chinese a family name and one
+    character (a given name of two is cut at one: the pair's name is the same each time it
+    is written), in English a capitalised word."""
+    rest = text[len(name) :]
+    joined = _AND.match(rest)
+    if joined is None:
+        return ""
+    after = rest[joined.end() :]
+    other = next((n for n in sorted(names, key=len, reverse=True) if after.startswith(n)), "")
+    other = other or next((n for w, n in _kin_names(names).items() if after.startswith(w)), "")
+    if not other:
+        shaped = (_ZH_FULL_NAME if has_cjk(name[:1]) else _EN_NAME).match(after)
+        other = shaped.group(0) if shaped else ""
+    if not other or other == name or other.lower() in _NO_NAME or other in _REL_OF:
+        return ""
+    if name.lower() in _NO_NAME or name.lower() in ("用户", "the user", "user"):
+        return ""
+    return "+".join(sorted((name, other)))
+
+
+@lru_cache(maxsize=1_024)
+def _kin_names(names: frozenset[str]) -> dict[str, str]:
+    """The kin words the chat's members are called by, each the member it names: a Chinese
+    name made of a family name and a kin word or title of two characters or more ("赵老爷子":
+    老爷子), when one member alone is so called."""
+    found: dict[str, list[str]] = {}
+    for name in names:
+        for word in _ZH_MULTI_REL.split("|"):
+            if name.endswith(word) and 1 <= len(name) - len(word) <= 2 and has_cjk(name[:1]):
+                found.setdefault(word, []).append(name)
+    return {w: ns[0] for w, ns in sorted(found.items(), key=lambda x: -len(x[0])) if len(ns) == 1}
+
+
 def _who(word: str, names: frozenset[str]) -> str:
     if word.lower() in ("用户", "the user", "user"):
         return "user"
+    if word in _kin_names(names):
+        return _kin_names(names)[word]
     if word not in names and word.split()[0].lower() in _NO_NAME:
         return "user"
     return word if word in names or word[:1].isupper() else "user"
@@ -513,6 +584,13 @@ def _swapped(a: str, b: str) -> bool:
 
 # An age reached, said so ("turned 42 today", "今天满 8 岁"): the age changed.
 _AGE_REACHED = re.compile(r"(?i)\bturn(?:ed|s)\s+\d{1,3}\b|满\s*\d{1,3}\s*岁")
+# A value moving to a new number ("rent goes to €640", "rose to 5.2%", "房租涨到4800"): a
+# number after the move (not "goes to Riverside Primary", where one goes, no value).
+_TO_NUMBER = re.compile(
+    r"(?i)\b(?:go|goes|going|went|gone|rises?|rose|risen|increase[sd]?|jump(?:s|ed)?|"
+    r"drop(?:s|ped)?|f[ae]ll(?:s|en)?)\s+(?:up\s+|down\s+)?to\s+[£$€¥]?\s*\d"
+    r"|(?:涨|降|升|加|减|调)(?:到|至)\s*[0-9零一二两三四五六七八九十百千万]"
+)
 
 
 @lru_cache(maxsize=50_000)
@@ -520,7 +598,11 @@ def clear_change(text: str) -> bool:
     """Whether ``text`` says that something changed ("改成", "搬到", "no longer", "moved to",
     "turned 42")."""
     return bool(
-        CHANGE.search(text) or _MOVED.search(text) or _changed_to(text) or _AGE_REACHED.search(text)
+        CHANGE.search(text)
+        or _MOVED.search(text)
+        or _changed_to(text)
+        or _AGE_REACHED.search(text)
+        or _TO_NUMBER.search(text)
     )
 
 
@@ -596,7 +678,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
             return True  # the same plan, a new date
     if new_value(newer.text, older.text, cosine, who):
         return True  # the same slot, a new value of the same type
-    if _stopped(newer.text, older.text):
+    if _stopped(newer.text, older.text, who):
         return True  # "stopped the statin" ends "a statin at night"
     # The old value said again ("我还是住浦东，没搬家") is no replacement.
     distinctive = (old_core & new_core) - _SLOT_WORDS
@@ -619,7 +701,8 @@ def _change_words(text: str) -> frozenset[str]:
 
 
 _STOP = re.compile(
-    r"(?i)\b(?:stopped|quit|gave up|given up|dropped|no longer (?:takes?|uses?|has|does|goes))\b"
+    r"(?i)\b(?:stopped|quit|gave up|given up|dropped|no longer (?:takes?|uses?|has|does|goes)|"
+    r"(?:is|are|was|were) no longer)\b"
     r"|不再|停了|停掉|戒了|戒掉|不吃了|不用了|不去了|不练了|退了"
 )
 
@@ -646,18 +729,39 @@ def one_day(text: str) -> bool:
     return bool(_days(text))
 
 
-def _stopped(newer: str, older: str) -> bool:
+def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     """``newer`` says the thing ``older`` is about has stopped: a word of ``older`` (not a
-    slot word) follows the stop within its clause, and ``older`` itself says no stop."""
+    slot word) follows the stop within its clause, or is what stopped, right before it ("停
+    了", "home carers have stopped", "Mr Byrne is no longer the landlord": the last two
+    words before the stop and its auxiliary, not whose statements they are, ``who``), and
+    ``older`` itself says no stop."""
     if _STOP.search(older):
         return False
     theirs = _core(older) - _SLOT_WORDS
     for match in _STOP.finditer(newer):
         clause = _CLAUSE.split(newer[match.end() :], maxsplit=1)[0]
         before = _CLAUSE.split(newer[: match.start()])[-1]
-        if theirs & (_core(clause) | _core(before[-8:] if has_cjk(before) else "")):
+        after = _core(clause)
+        if has_cjk(before):
+            stopped = _core(before[-8:])
+        else:
+            words = _AUXILIARY.sub("", before).split()[-2:]
+            stopped = _core(" ".join(words)) - who
+            # an older naming the newer's other names ("a letting agent takes over, Quinn
+            # Lettings" before "Byrne is no longer the landlord; rent goes to Quinn
+            # Lettings") told of the same change: no old value
+            named = {stem(w.lower()) for w in _CAPITAL.findall(newer)} - stopped - after - who
+            if named & theirs:
+                continue
+        if theirs & (after | stopped):
             return True
     return False
+
+
+_CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+_AUXILIARY = re.compile(r"(?i)\s+(?:has|have|had|was|were|is|are|been|got)\s*$")
 
 
 @lru_cache(maxsize=50_000)
