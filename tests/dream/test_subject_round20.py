@@ -131,3 +131,12 @@ def test_one_telling_another_is_no_pair() -> None:
     members = frozenset({"李娜", "刘芳"})
     assert "+" not in subject_of("刘芳：李娜跟何涛说她换工作了", members)
     assert "+" not in subject_of("李娜跟何涛说她换工作了", members)
+
+
+def test_who_stops_something_is_not_what_stopped() -> None:
+    """A stop with an object ("the surgery dropped his metformin") stops the object: the
+    one before it (the surgery) stopped nothing, so a line about it stays."""
+    newer = Said("The user: The surgery dropped his metformin to 500mg", "user", "fact")
+    older = Said("The user: Surgery visit fine, his GP is Dr Haines", "user", "fact")
+    assert not replaces(newer, older)
+    assert replaces(newer, Said("The user: He takes metformin 1000mg", "user", "fact"))

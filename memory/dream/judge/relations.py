@@ -753,12 +753,16 @@ def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
             named = {stem(w.lower()) for w in _CAPITAL.findall(newer)} - stopped - after - who
             if named & theirs:
                 continue
+            if after and not _COPULA_STOP.match(match.group(0)):
+                stopped = frozenset()  # "the clinic dropped her warfarin": the warfarin did
         if theirs & (after | stopped):
             return True
     return False
 
 
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
+# "is no longer the landlord": what stops is the one before it, whatever follows
+_COPULA_STOP = re.compile(r"(?i)(?:is|are|was|were) no longer")
 
 
 _AUXILIARY = re.compile(r"(?i)\s+(?:has|have|had|was|were|is|are|been|got)\s*$")
