@@ -38,6 +38,7 @@ def month_number(name: str) -> int:
     return _EN_MON[name.lower()[:3]]
 
 
+_EN_ABBR = {d[:3]: i for i, d in enumerate(_EN_DAYS)}
 _EN_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _EN_NUM |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3}
 
@@ -103,6 +104,22 @@ def _day_of_month(anchor: date, day: int) -> date | None:
             if when >= anchor:
                 return when
     return None
+
+
+def _days_of_month(anchor: date, day: int, count: int) -> list[date]:
+    """The next ``count`` days numbered ``day`` on or after ``anchor`` (months too short
+    for it skipped, within a year)."""
+    out: list[date] = []
+    for offset in range(13):
+        year, month = (
+            anchor.year + (anchor.month + offset - 1) // 12,
+            (anchor.month + offset - 1) % 12 + 1,
+        )
+        if day <= calendar.monthrange(year, month)[1] and date(year, month, day) >= anchor:
+            out.append(date(year, month, day))
+        if len(out) == count:
+            break
+    return out
 
 
 def _weekday(anchor: date, weekday: int, weeks: int | None) -> date:
@@ -336,6 +353,21 @@ def _rules() -> list[Rule]:
         when = _day_of_month(a, int(m["d"]))
         return (when, when, "day") if when else None
 
+    def weekday_dom(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        """ "wed 22nd", "下周三22号": the day of the month is the date, the weekday says which
+        of the next two such days (the nearest when neither falls on it)."""
+        wd = _ZH_DAY[m["zwd"]] if m["zwd"] else _EN_ABBR[m["ewd"].lower()[:3]]
+        found = _days_of_month(a, int(m["d"] or m["d2"]), 2)
+        when = next((w for w in found if w.weekday() == wd), found[0] if found else None)
+        return (when, when, "day") if when else None
+
+    def en_dom_next(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        """ "the 3rd of next month": that day of the month it names."""
+        offset = 1 if m["w"].lower() == "next" else 0
+        first, last = month_span(a.year, a.month + offset)
+        dd = int(m["d"])
+        return (first.replace(day=dd),) * 2 + ("day",) if dd <= last.day else None
+
     def iso(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
         try:
             when = date(int(m["y"]), int(m["m"]), int(m["d"]))
@@ -357,6 +389,26 @@ def _rules() -> list[Rule]:
             zh_md,
             ab,
             ("月",),
+        ),
+        (
+            re.compile(
+                r"(?:(?:上|这|本|下下|下)个?)?(?:周|星期|礼拜)(?P<zwd>[一二三四五六日天])\s*[（(]?\s*"
+                r"(?P<d>3[01]|[12]\d|[1-9])\s*[号日][）)]?"
+                r"|(?i:\b(?P<ewd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:r(?:s(?:day)?)?)?"
+                r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\.?,?\s+(?:the\s+)?"
+                rf"(?P<d2>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{months})\b))"
+            ),
+            weekday_dom,
+            rel,
+            _DIGITS,
+        ),
+        (
+            re.compile(
+                r"(?i)\bthe\s+(?P<d>3[01]|[12]\d|[1-9])(?:st|nd|rd|th)\s+of\s+(?P<w>next|this)\s+month\b"
+            ),
+            en_dom_next,
+            rel,
+            _DIGITS,
         ),
         (re.compile(r"大后天"), day(3), rel, ()),
         (re.compile(r"后天"), day(2), rel, ()),
