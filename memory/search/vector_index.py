@@ -24,7 +24,8 @@ thread and one on a worker, each a FAISS call of its own (no barrier: a half tha
 its core just finishes later). The halves' best are merged as one scan orders them
 (:func:`merge_halves`); when the cut-off falls among equal scores (which of them one scan
 keeps depends on the order it met them) the index is scanned whole instead. 100k 8-bit
-codes: 9-10 ms whole, 6-7 ms in halves on 2 free cores.
+codes: 9-10 ms whole, 6-7 ms in halves on 2 free cores (the host of rounds 5-10; round 14's
+host: 4.3-6.1 ms whole, 2.7-4.0 scanned folded as below).
 
 The 8-bit codes are scanned folded (:meth:`Codec.scanner`, :meth:`Codec.fold`): FAISS's
 ``QT_8bit`` decodes each code as ``low + (code + 0.5) / 255 * width`` with a range per
