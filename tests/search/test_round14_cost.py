@@ -36,7 +36,9 @@ def sq8_for(data: np.ndarray) -> Codec:
     return Codec("sq8", DIM, tuple(float(x) for x in ranges))
 
 
-def decoded_scan(codec: Codec, data: np.ndarray, ids: list[int], query: np.ndarray, k: int):
+def decoded_scan(
+    codec: Codec, data: np.ndarray, ids: list[int], query: np.ndarray, k: int
+) -> tuple[list[int], np.ndarray]:
     """``(ids, cosines)`` of the ``k`` best by the codes' own decode (``QT_8bit``)."""
     scores = codec.decode(codec.encode(data)).astype(np.float64) @ query.astype(np.float64)
     order = np.argsort(-scores, kind="stable")[:k]
