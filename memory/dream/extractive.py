@@ -529,7 +529,7 @@ class ExtractiveEngine:
                     cosines[i] = value
         for (cluster, member), cosine in zip(pairs, cosines, strict=True):
             if self._same_fact(member.said(), said, cosine) and (
-                _keeps(st.text, member.text) or not self._changes(said, member.said(), cosine)
+                _keeps(st.text, member.text) or not self._new_value(said, member.said(), cosine)
             ):
                 return cluster
         return None
@@ -588,7 +588,7 @@ class ExtractiveEngine:
                 if not again.told_again(a, b, cosine):
                     continue
                 a, b = replace(a, subject=SHARED), replace(b, subject=SHARED)
-                if self._changes(a, b, cosine) or self._changes(b, a, cosine):
+                if self._new_value(a, b, cosine) or self._new_value(b, a, cosine):
                     continue
                 for member in other.members:
                     cluster.add(member)
@@ -646,7 +646,7 @@ class ExtractiveEngine:
                 a, b = cluster.head.said(), other.head.said()
                 if not self._same_fact(a, b, cosine):
                     continue
-                if self._changes(a, b, cosine) or self._changes(b, a, cosine):
+                if self._new_value(a, b, cosine) or self._new_value(b, a, cosine):
                     continue
                 into, out = (cluster, other) if len(a.text) >= len(b.text) else (other, cluster)
                 head = into.head
@@ -882,6 +882,16 @@ class ExtractiveEngine:
         return self.verdicts.ask(
             "rules_change", newer, older, cosine, self._rules_change
         ) or self.verdicts.ask("learned_change", newer, older, cosine, self._learned_change)
+
+    def _new_value(self, newer: Said, older: Said, cosine: float | None) -> bool:
+        """:meth:`_changes`, but a ``newer`` naming only values ``older`` names
+        (:func:`restate.values_again`: "雅思改到12月5日了" after "雅思考试是12月5日") gives a
+        new value only by the rules: the learned slot judgement finds the slot, not a value."""
+        if not restate.values_again(newer.text, older.text):
+            return self._changes(newer, older, cosine)
+        if self.verdicts is None:
+            return self._rules_change(newer, older, cosine)
+        return self.verdicts.ask("rules_change", newer, older, cosine, self._rules_change)
 
     def _slot_score(self, newer: Said, older: Said, cosine: float | None) -> float:
         """The learned slot model's probability, remembered across dreams."""
