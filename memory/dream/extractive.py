@@ -281,13 +281,17 @@ class ExtractiveEngine:
         clusters, merged, folded = self._cluster(kept, handwritten)
         merged += self._merge_restatements(clusters)
         merged += self._merge_languages(clusters)
+        merged += self._merge_members(clusters)
         self._open = []
+        worded = {id(c): c.head.text for c in clusters}
         superseded = self._supersede(clusters)
         live = [c for c in clusters if c.superseded_by is None]
         expired = [c for c in live if c.head.due is not None and c.head.due < inputs.today]
         expired = [c for c in expired if _may_expire(c.head)]
         live = [c for c in live if c not in expired]
         passed, trimmed = self._trim_passed(live, inputs.today, zh)
+        # what a clause gone (retired, or a day gone by) leaves may say another item again
+        merged += self._merge_left(live, clusters, worded)
         self._conflict_of = self._number_conflicts(live, inputs)
         # Every live item, most important first: the deep phase admits them under the cap.
         keep = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
@@ -525,7 +529,7 @@ class ExtractiveEngine:
                     cosines[i] = value
         for (cluster, member), cosine in zip(pairs, cosines, strict=True):
             if self._same_fact(member.said(), said, cosine) and (
-                _keeps(st.text, member.text) or not self._changes(said, member.said(), cosine)
+                _keeps(st.text, member.text) or not self._new_value(said, member.said(), cosine)
             ):
                 return cluster
         return None
@@ -562,6 +566,36 @@ class ExtractiveEngine:
         clusters[:] = [c for c in clusters if id(c) not in gone]
         return len(gone)
 
+    def _merge_members(self, clusters: list[Cluster]) -> int:
+        """Merge clusters of different subjects whose heads state one fact of a thing
+        both tell of (:func:`again.told_again`: two members giving the same values of
+        it, "站会从12月7日起改到9点半" / "12月7日起站会9:30"), in place, when neither gives
+        the other a new value. Each head is compared with its nearest such heads."""
+        group = [c for c in clusters if c.head.vector is not None and _of_a_thing(c.head)]
+        if len(group) < 2:
+            return 0
+        sims = _heads(group) @ _heads(group).T
+        gone: set[int] = set()
+        for i, cluster in enumerate(group):
+            if id(cluster) in gone:
+                continue
+            for j in np.argsort(-sims[i], kind="stable")[: RESTATE_NEAREST + 1].tolist():
+                other = group[j]
+                cosine = float(sims[i, j])
+                if j == i or id(other) in gone or cosine < again.AGAIN_COSINE:
+                    continue
+                a, b = cluster.head.said(), other.head.said()
+                if not again.told_again(a, b, cosine):
+                    continue
+                a, b = replace(a, subject=SHARED), replace(b, subject=SHARED)
+                if self._new_value(a, b, cosine) or self._new_value(b, a, cosine):
+                    continue
+                for member in other.members:
+                    cluster.add(member)
+                gone.add(id(other))
+        clusters[:] = [c for c in clusters if id(c) not in gone]
+        return len(gone)
+
     def _merge_languages(self, clusters: list[Cluster]) -> int:
         """Merge each Chinese item with its English translation (same subject, each the
         other's clear nearest by embedding: :func:`bitext.mutual_pairs`), in place."""
@@ -582,6 +616,61 @@ class ExtractiveEngine:
                         zh[i].add(member)
                     gone.add(id(en[j]))
         clusters[:] = [c for c in clusters if id(c) not in gone]
+        return len(gone)
+
+    def _merge_left(
+        self, live: list[Cluster], clusters: list[Cluster], worded: dict[int, str]
+    ) -> int:
+        """Merge each live cluster whose head lost a clause since the merges (``worded``:
+        each head's wording then) into a live cluster of its subject it now restates
+        (:meth:`_same_fact`, no change either way), in place: "Raj 对花生过敏，周六聚餐别点宫保
+        鸡丁" once its passed dinner left says "Raj 又说了一遍他对花生过敏" again. The fuller
+        wording stays the head, citing both lines; items of the prior MEMORY.md are left to
+        the next dream, which compares them whole."""
+        changed = [c for c in live if c.head.text != worded[id(c)] and not c.priors]
+        if not changed or self.cache is None:
+            return 0  # by words alone, each line an item cites says all of it
+        texts = [c.head.text for c in changed]
+        vectors = dict(zip(texts, self.cache.embed(texts), strict=True))
+        gone: dict[int, Cluster] = {}
+        for cluster in changed:
+            if id(cluster) in gone:
+                continue
+            mine = vectors[cluster.head.text]
+            for other in live:
+                if other is cluster or id(other) in gone or other.priors:
+                    continue
+                if other.head.subject != cluster.head.subject or other.head.vector is None:
+                    continue
+                cosine = float(mine @ vectors.get(other.head.text, other.head.vector))
+                a, b = cluster.head.said(), other.head.said()
+                if not self._same_fact(a, b, cosine):
+                    continue
+                if self._new_value(a, b, cosine) or self._new_value(b, a, cosine):
+                    continue
+                into, out = (cluster, other) if len(a.text) >= len(b.text) else (other, cluster)
+                head = into.head
+                for member in out.members:
+                    into.add(member)
+                into._head = head
+                gone[id(out)] = into
+                if out is cluster:
+                    break
+        if not gone:
+            return 0
+
+        def joined(cluster: Cluster) -> Cluster:
+            while id(cluster) in gone:
+                cluster = gone[id(cluster)]
+            return cluster
+
+        for cluster in clusters:  # what named a cluster merged away names the one it joined
+            if cluster.superseded_by is not None:
+                cluster.superseded_by = joined(cluster.superseded_by)
+            cluster.retired = [(c, joined(by)) for c, by in cluster.retired]
+        pairs = [(joined(o), joined(n)) for o, n in self._open]
+        self._open = [(o, n) for o, n in pairs if o is not n]
+        live[:] = [c for c in live if id(c) not in gone]
         return len(gone)
 
     def _supersede(self, clusters: list[Cluster]) -> list[Cluster]:
@@ -794,6 +883,16 @@ class ExtractiveEngine:
             "rules_change", newer, older, cosine, self._rules_change
         ) or self.verdicts.ask("learned_change", newer, older, cosine, self._learned_change)
 
+    def _new_value(self, newer: Said, older: Said, cosine: float | None) -> bool:
+        """:meth:`_changes`, but a ``newer`` naming only values ``older`` names
+        (:func:`restate.values_again`: "雅思改到12月5日了" after "雅思考试是12月5日") gives a
+        new value only by the rules: the learned slot judgement finds the slot, not a value."""
+        if not restate.values_again(newer.text, older.text):
+            return self._changes(newer, older, cosine)
+        if self.verdicts is None:
+            return self._rules_change(newer, older, cosine)
+        return self.verdicts.ask("rules_change", newer, older, cosine, self._rules_change)
+
     def _slot_score(self, newer: Said, older: Said, cosine: float | None) -> float:
         """The learned slot model's probability, remembered across dreams."""
         if self.verdicts is None:
@@ -1003,6 +1102,11 @@ def _same_or_restated(a: Said, b: Said, cosine: float | None) -> bool:
     return (
         same_fact(a, b, cosine) or restate.restates(a, b, cosine) or again.says_again(a, b, cosine)
     )
+
+
+def _of_a_thing(st: Statement) -> bool:
+    """Whether ``st`` tells of a thing and names a value (what two members may both say)."""
+    return again.of_a_thing(st.said()) and bool(again.values(st.text))
 
 
 def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:

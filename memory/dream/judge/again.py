@@ -30,10 +30,12 @@ functions.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from memory.dream.judge.relations import Said, confirms, subject_words
 from memory.dream.judge.restate import main_assertion
+from memory.dream.judge.shared import SHARED
 from memory.dream.judge.slots import anchors, typed_values
 from memory.dream.similarity import NEGATION, cjk_bigrams, negation_conflict
 from memory.search.stemming import stem
@@ -161,4 +163,35 @@ def says_again(a: Said, b: Said, cosine: float | None) -> bool:
     return not vl and (_within(short.text, long.text) or _within(long.text, short.text))
 
 
-__all__ = ["AGAIN_COSINE", "says_again", "values"]
+# Whom a line is about when it speaks of a person: its speaker or listener (I, my, you,
+# 我, 你), the user, or someone it points at (he, she, 他, 她).
+_PERSON = re.compile(
+    r"\bI(?:'m|'ve|'ll|'d)?\b|(?i:\b(?:me|my|mine|myself|you|your|yours|he|she|him|her|his|"
+    r"hers|the user)\b)|我(?!们)|你|您|他|她|用户|自己|本人"
+)
+PERSONAL_KINDS = frozenset({"identity", "work", "health"})  # kinds always someone's own
+
+
+def of_a_thing(said: Said) -> bool:
+    """Whether ``said`` tells of a thing rather than of a person: no person in its words
+    (:data:`_PERSON`, after its speaker's label) and a kind no one holds alone (an age, a
+    job, a health matter are always someone's own: :data:`PERSONAL_KINDS`)."""
+    return said.kind not in PERSONAL_KINDS and not _PERSON.search(_LABEL.sub("", said.text, 1))
+
+
+def told_again(a: Said, b: Said, cosine: float | None) -> bool:
+    """Whether two statements of different subjects (two members: "Kofi: still €45 for
+    broadband" / "Broadband is €45 a month, split four ways") state one fact of a thing
+    both tell of: both :func:`of_a_thing`, and :func:`says_again` of them under one subject
+    by the values they name (the shorter one's all the other's, at least one, and a thing
+    in common). A person's fact said by two members, or one with no value, stays apart:
+    nothing tells whose it is."""
+    if a.subject == b.subject or cosine is None or cosine < AGAIN_COSINE:
+        return False
+    if not (of_a_thing(a) and of_a_thing(b)) or not (values(a.text) and values(b.text)):
+        return False
+    one, other = replace(a, subject=SHARED), replace(b, subject=SHARED)
+    return says_again(one, other, cosine)
+
+
+__all__ = ["AGAIN_COSINE", "of_a_thing", "says_again", "told_again", "values"]
