@@ -49,6 +49,9 @@ def test_a_due_full_scan_runs_after_the_answer_and_the_next_search_sees_the_edit
     root = make_root(tmp_path / "r", 40)
     svc = MemorySearch(root, SearchSettings(provider="none", full_scan_seconds=0.0))
     assert svc.search(QUERY, now=NOW)
+    # the scan started after that answer stats the files before the edit: wait for it, or
+    # (on a loaded machine) it is still running at the next search, which then starts none
+    finish_behind(svc)
     scans.clear()  # the open's (with no interval, its scan ahead is stale at once)
     old = root.path / "memory/topic-000.md"  # not among the hot files
     edit_in_place(old, "- 用户的猫叫豆豆\n")
