@@ -658,6 +658,8 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     # "陈静搬家了，搬到福田了，周凯公司在福田" moves a home, whatever else the line says)
     families = features(_change_clauses(newer.text)).families & features(older.text).families
     fresh = bool(target) and not plans and not target & old_core
+    if fresh and (_added(newer.text) or (families and _other_thing_changed(newer, older))):
+        return False  # "也开始喝乌龙茶" adds a drink; "把公司搬到苏州" moves no home
     if fresh and (families or _changed_thing(newer, older, target)):
         return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"; "寿宴改到聚贤楼" the venue
     new_nums, old_nums = _slot_numbers(newer.text), _slot_numbers(older.text)
@@ -666,7 +668,12 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if same_language and newer.kind == older.kind:
         # a number beside whose it is ("Mum's 2pm" / "Mum's 10mg") measures nothing of them
         shared = (set(new_nums) & set(old_nums)) - _PERIOD - who
-        if shared and all(not new_nums[w] & old_nums[w] for w in shared):
+        if (
+            shared
+            and all(not new_nums[w] & old_nums[w] for w in shared)
+            and not _scopes_differ(newer.text, older.text)
+            and not _other_distance(newer.text, older.text)
+        ):
             return True  # the same measured thing, a new number
     new_days, old_days = _days(newer.text), _days(older.text)
     if new_days and old_days and not new_days & old_days and same_language:
@@ -674,8 +681,11 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         marks = _change_words(newer.text)  # "改成" says it moved, not what moved
         overlap = containment(new_core - who - marks, old_core - who)
         changed = bool(marks)
-        if overlap >= 0.75 or (changed and overlap >= 0.3):
+        others = _relations(newer.text, who) != _relations(older.text, who)
+        if not others and (overlap >= 0.75 or (changed and overlap >= 0.3)):
             return True  # the same plan, a new date
+    if same_language and _other_distance(newer.text, older.text):
+        return False  # "a 10k in 61 min" is another record than "a 5k in 28 min"
     if new_value(newer.text, older.text, cosine, who):
         return True  # the same slot, a new value of the same type
     if _stopped(newer.text, older.text, who):
@@ -687,6 +697,99 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text)
+
+
+# How far a number reaches in time, by a closed class of words: every day, every week, a
+# weekend, one day only ("每天走8000步" / "周末爬山走了2万步": a habit and one outing).
+_SCOPES = {
+    "day": re.compile(r"(?i)每天|每日|天天|每晚|每早|\bdaily\b|\b(?:a|per|every) (?:day|night)\b"),
+    "week": re.compile(r"(?i)每周|每星期|每个?礼拜|\bweekly\b|\b(?:a|per|every) week\b"),
+    "month": re.compile(r"(?i)每月|每个月|\bmonthly\b|\b(?:a|per|every) month\b"),
+    "year": re.compile(r"(?i)每年|\byearly\b|\bannual(?:ly)?\b|\b(?:a|per|every) year\b"),
+    "weekend": re.compile(
+        r"(?i)周末|(?<!每)星期[六天日]|(?<!每)周[六日]"
+        r"|\b(?:at|on|over|this|last) (?:the )?weekend\b"
+    ),
+    "once": re.compile(
+        r"(?i)今天|昨天|前天|今早|今晚|昨晚|那天|这次|上次|上周|\btoday\b|\byesterday\b|"
+        r"\btonight\b|\bthis (?:morning|evening|afternoon)\b|\blast (?:night|week|time)\b"
+    ),
+}
+
+
+@lru_cache(maxsize=50_000)
+def _scopes(text: str) -> frozenset[str]:
+    return frozenset(name for name, pattern in _SCOPES.items() if pattern.search(text))
+
+
+def _scopes_differ(a: str, b: str) -> bool:
+    """Both say over what time their numbers count, and no span is the same: a daily habit and
+    one weekend's outing are two measured things, not a new value of one."""
+    sa, sb = _scopes(a), _scopes(b)
+    return bool(sa and sb) and not sa & sb
+
+
+# A time over a distance ("a 5k in 28 min", "10公里跑了61分钟"): the distance names the
+# thing timed, so two distances are two records, not a new value of one.
+_DISTANCE = re.compile(
+    r"(?i)(\d+(?:\.\d+)?)\s*(?:k|km|kms|kilometres?|kilometers?|miles?|mi|公里|千米)(?![a-z])"
+)
+_DURATION = re.compile(
+    r"(?i)\d+(?:[.:]\d+)?\s*(?:min|mins|minutes?|hours?|hrs?|h|secs?|seconds?|分钟|小时|分|秒)"
+    r"(?![a-z])"
+)
+
+
+def _other_distance(newer: str, older: str) -> bool:
+    """Both time a distance, and not the same one."""
+    if not (_DURATION.search(newer) and _DURATION.search(older)):
+        return False
+    new_d = {float(m.group(1)) for m in _DISTANCE.finditer(newer)}
+    old_d = {float(m.group(1)) for m in _DISTANCE.finditer(older)}
+    return bool(new_d and old_d) and not new_d & old_d
+
+
+_REL_STEM = {stem(w.lower()): rel for w, rel in _REL_OF.items()}
+
+
+# A relation named as who says it ("supervisor 说 proposal 可以延到…"): no one the plan is for.
+_SPEAKER = re.compile(
+    rf"(?i)(?:{_EN_REL}|{_ZH_REL})\s*(?:说|讲|告诉|通知|同意|\b(?:said|says|told|agreed)\b)"
+)
+
+
+@lru_cache(maxsize=50_000)
+def _relations(text: str, who: frozenset[str]) -> frozenset[str]:
+    """The relations a statement names beyond its subject and its speakers (带儿子, the
+    kids): whose plan it is, whom it is for."""
+    core = _core(_SPEAKER.sub(" ", text)) - who
+    return frozenset(_REL_STEM[w] for w in core if w in _REL_STEM)
+
+
+# A change told as an addition ("也开始喝乌龙茶", "also switched to ..."): the old value stays.
+_ADDED = re.compile(r"也|另外|同时|(?i:\balso\b|\bas well\b|\btoo\b|\bin addition\b)")
+
+
+def _added(text: str) -> bool:
+    return bool(_ADDED.search(text))
+
+
+def _other_thing_changed(newer: Said, older: Said) -> bool:
+    """The word right before a change names a thing of another topic family than the older's
+    ("把公司搬到苏州" / "住在上海浦东", "her office moved to Dallas" / "lives in Austin"):
+    another thing moved, the older's value holds."""
+    theirs = features(older.text).families
+    who = whose(newer, older)
+    for match in _CHANGE_TO.finditer(newer.text):
+        clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
+        words = [w for w in content_words(clause) if w not in STOPWORDS and w not in _GENERIC]
+        words = [w for w in words if stem(w.lower()) not in who and w not in _SLOT_WORDS]
+        if not words:
+            continue
+        families = features(words[-1]).families
+        if families and not families & theirs:
+            return True
+    return False
 
 
 @lru_cache(maxsize=50_000)
@@ -735,9 +838,11 @@ def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     了", "home carers have stopped", "Mr Byrne is no longer the landlord": the last two
     words before the stop and its auxiliary, not whose statements they are, ``who``), and
     ``older`` itself says no stop."""
-    if _STOP.search(older):
+    if _STOP.search(older) or _goes_on(newer, older):
         return False
-    theirs = _core(older) - _SLOT_WORDS
+    # when it is taken or done and the light verb say nothing of what: "vitamin D every
+    # morning" is not "stopped taking the morning iron tablets"
+    theirs = _core(older) - _SLOT_WORDS - _WHEN_WORDS
     for match in _STOP.finditer(newer):
         clause = _CLAUSE.split(newer[match.end() :], maxsplit=1)[0]
         before = _CLAUSE.split(newer[: match.start()])[-1]
@@ -756,6 +861,33 @@ def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
             if after and not _COPULA_STOP.match(match.group(0)):
                 stopped = frozenset()  # "the clinic dropped her warfarin": the warfarin did
         if theirs & (after | stopped):
+            return True
+    return False
+
+
+# Times of day and of the week, and light verbs: the when and how of a habit, not its thing.
+_WHEN_WORDS = frozenset(
+    stem(w)
+    for w in (
+        "morning mornings evening evenings night nights afternoon afternoons weekend weekends "
+        "weekday weekdays daily day days week weeks bedtime dinner lunch breakfast "
+        "早上 早晨 晚上 上午 下午 中午 睡前 饭后 饭前 每天 每周 周末 早 晚"
+    ).split()
+) | frozenset(stem(w) for w in _NOT_MEASURED)
+# The rest said to go on ("阿司匹林照吃", "still takes the aspirin").
+_GOES_ON = re.compile(
+    r"(?i)照吃|照常|照旧|照样|继续|还在|仍然|依然|\bstill\b|\bcontinues?\b|\bkeeps?\b"
+)
+
+
+def _goes_on(newer: str, older: str) -> bool:
+    """``newer`` stops one thing and says another of ``older``'s goes on ("停了降压药，阿司匹林
+    照吃" / "每天吃阿司匹林，也吃降压药"): the older holds in part, so it is not ended whole."""
+    if not _STOP.search(newer):
+        return False
+    theirs = _core(older) - _SLOT_WORDS - _WHEN_WORDS
+    for clause in _CLAUSE.split(newer):
+        if _GOES_ON.search(clause) and not _STOP.search(clause) and _core(clause) & theirs:
             return True
     return False
 
