@@ -4,20 +4,14 @@ people still never retire one another. Examples of this file's own."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
-import pytest
+from two_days import dream_two_days
 
-from memory.daily_notes import append_section
-from memory.dream import DreamOptions, run_dream
 from memory.dream.judge.relations import Said, clear_change, replaces, subject_of
-from memory.memory_file import parse_archive, parse_memory
-from memory.paths import MemoryRoot
+from memory.memory_file import parse_archive
 
 FAMILY = frozenset({"孙奶奶", "孙建华", "刘芳"})
-ZONE = ZoneInfo("Asia/Shanghai")
 
 
 def test_a_kin_word_names_the_member_called_by_it() -> None:
@@ -85,28 +79,16 @@ def test_a_value_that_goes_to_a_new_number_says_a_change() -> None:
     assert not clear_change("the rent now goes to the new agent")
 
 
-@pytest.fixture
-def root(tmp_path: Path) -> MemoryRoot:
-    (tmp_path / "root").mkdir()
-    return MemoryRoot.at(tmp_path / "root")
-
-
-def test_another_member_says_the_groups_new_number(root: MemoryRoot) -> None:
-    days = (
-        (2, ["Priya: morning", "Priya: the hall hire is £300 a month", "Owen: I teach piano"]),
-        (6, ["Owen: bad news, the hall hire goes to £340 a month", "Priya: ugh"]),
+def test_another_member_says_the_groups_new_number(tmp_path: Path) -> None:
+    items, archive = dream_two_days(
+        tmp_path,
+        ["Priya: morning", "Priya: the hall hire is £300 a month", "Owen: I teach piano"],
+        ["Owen: bad news, the hall hire goes to £340 a month", "Priya: ugh"],
+        first_day=2,
     )
-    for day, lines in days:
-        now = datetime(2026, 3, day, 21, 0, tzinfo=ZONE)
-        append_section(root, "Trimmed Context", lines, now=now)
-    options = DreamOptions(days=10, engine="extractive", max_items=30)
-    report = run_dream(root, options, model=None, now=datetime(2026, 3, 9, 23, 58, tzinfo=ZONE))
-    assert report.status == "done", report.reason
-    items = [i.text for i in parse_memory(root.memory_md.read_text("utf-8")).generated]
-    archive = parse_archive((root.path / "memory" / "archive.md").read_text("utf-8"))
-    assert any("340" in i for i in items), items
-    assert not any("300" in i for i in items), items
-    assert any("300" in a.text and a.reason == "superseded" for a in archive)
+    assert "340" in items, items
+    assert "300" not in items, items
+    assert any("300" in a.text and a.reason == "superseded" for a in parse_archive(archive))
 
 
 def test_what_stopped_may_stand_before_the_stop() -> None:
