@@ -78,7 +78,7 @@ _ONE_WORD = re.compile(r"^(?:[A-Z][a-z]+|[\u4e00-\u9fff]{2,4})$")
 MIN_LABELS = 3  # a summary written in fields has several; one silent name is no such style
 # A Chinese head shaped as someone's name (a family name first, 老/小/阿 before one, or a
 # kin word or title last: 王磊, 老钱, 孙阿姨, 刘老师, 猫姐) is a member, however silent.
-_SURNAMES = frozenset(
+SURNAMES = frozenset(
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高郑梁谢宋唐许韩冯邓曹彭曾萧田董潘袁蔡蒋余于杜"
     "叶程魏苏吕丁任卢姚沈钟姜崔谭陆范汪廖石金贾夏付方邹熊白孟秦邱侯江尹薛闫段雷龙黎史陶贺"
     "毛郝顾龚邵万覃武钱戴严莫孔向常汤康易乔赖文施洪牛"
@@ -90,7 +90,7 @@ _ZH_PERSON = re.compile(
 
 
 def _person_shaped(name: str) -> bool:
-    return not name.isascii() and (name[0] in _SURNAMES or bool(_ZH_PERSON.match(name)))
+    return not name.isascii() and (name[0] in SURNAMES or bool(_ZH_PERSON.match(name)))
 
 
 def field_labels(texts: Iterable[str]) -> frozenset[str]:

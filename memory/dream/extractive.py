@@ -61,6 +61,7 @@ from memory.dream.judge.relations import (
     subject_of,
     subject_words,
     swapped_value,
+    told_beside,
     translation,
     whose,
 )
@@ -156,6 +157,11 @@ class Cluster:
     def add(self, st: Statement) -> None:
         self.members.append(st)
         self._head = self._refs = self._latest = None
+
+    def absorb(self, other: Cluster) -> None:
+        """Take every member of ``other`` (one fact said again: ``other`` is merged away)."""
+        for st in other.members:
+            self.add(st)
 
     def revise(self, kept: str, retired: str, by: Cluster) -> None:
         """Keep only part of the head's wording: ``retired``, a clause ``by`` gives a new
@@ -560,8 +566,7 @@ class ExtractiveEngine:
                         continue
                     a, b = cluster.head.said(), other.head.said()
                     if restate.restates(a, b, float(sims[i, j])):
-                        for member in other.members:
-                            cluster.add(member)
+                        cluster.absorb(other)
                         gone.add(id(other))
         clusters[:] = [c for c in clusters if id(c) not in gone]
         return len(gone)
@@ -590,8 +595,7 @@ class ExtractiveEngine:
                 a, b = replace(a, subject=SHARED), replace(b, subject=SHARED)
                 if self._new_value(a, b, cosine) or self._new_value(b, a, cosine):
                     continue
-                for member in other.members:
-                    cluster.add(member)
+                cluster.absorb(other)
                 gone.add(id(other))
         clusters[:] = [c for c in clusters if id(c) not in gone]
         return len(gone)
@@ -612,8 +616,7 @@ class ExtractiveEngine:
             sims = _heads(zh) @ _heads(en).T
             for i, j in bitext.mutual_pairs(sims):
                 if translation(zh[i].head.said(), en[j].head.said()):
-                    for member in en[j].members:
-                        zh[i].add(member)
+                    zh[i].absorb(en[j])
                     gone.add(id(en[j]))
         clusters[:] = [c for c in clusters if id(c) not in gone]
         return len(gone)
@@ -650,8 +653,7 @@ class ExtractiveEngine:
                     continue
                 into, out = (cluster, other) if len(a.text) >= len(b.text) else (other, cluster)
                 head = into.head
-                for member in out.members:
-                    into.add(member)
+                into.absorb(out)
                 into._head = head
                 gone[id(out)] = into
                 if out is cluster:
@@ -1073,15 +1075,10 @@ def _nearest(
     return [clusters[ids[i]] for i in best if sims[i] >= NEAREST_COSINE]
 
 
-# A statement told beside what one has ("also takes metformin 500 mg with dinner",
-# "另外每天吃一片维生素D"): another thing of the kind, no new value of one told before.
-_ADDS = re.compile(r"(?i)\balso\b|\bas well\b|另外|此外")
-
-
 def _adds(text: str) -> bool:
-    """Whether ``text`` is told as an addition (:data:`_ADDS`) and says no change: "also
-    moved to Leeds" (as someone else did) still moves the user."""
-    return bool(_ADDS.search(text)) and not (slotmodel.says_change(text) or clear_change(text))
+    """Whether ``text`` is told as an addition (:func:`relations.told_beside`) and says no
+    change: "also moved to Leeds" (as someone else did) still moves the user."""
+    return told_beside(text) and not (slotmodel.says_change(text) or clear_change(text))
 
 
 KEEPS_ANCHORS = 0.6  # a newer statement with this share of an older one's words keeps it

@@ -31,7 +31,7 @@ from memory.dream.text_memo import persisted
 from memory.overlap import containment
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk, tokens
-from memory.speaker import _SURNAMES
+from memory.speaker import SURNAMES
 
 _REL = {
     "father": "父亲 爸爸 爸 老爸 老爷子 父 father dad",
@@ -252,7 +252,7 @@ _NO_NAME = frozenset(
 
 
 _AND = re.compile(r"\s*(?:和|与)\s*|\s+(?:and|&)\s+")  # not 跟 (to, with: "李娜跟何涛说…")
-_ZH_FULL_NAME = re.compile(rf"[{''.join(sorted(_SURNAMES))}][\u4e00-\u9fff]")
+_ZH_FULL_NAME = re.compile(rf"[{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]")
 _EN_NAME = re.compile(r"[A-Z][a-z]+\b")
 
 
@@ -766,8 +766,18 @@ def _relations(text: str, who: frozenset[str]) -> frozenset[str]:
     return frozenset(_REL_STEM[w] for w in core if w in _REL_STEM)
 
 
-# A change told as an addition ("也开始喝乌龙茶", "also switched to ..."): the old value stays.
+# Told as an addition, two ways. A statement told beside what one has ("also takes
+# metformin 500 mg with dinner", "另外每天吃一片维生素D") names another thing of the kind, no
+# new value of one told before (:func:`told_beside`); a change told as an addition ("也开始喝
+# 乌龙茶", "also switched to ...") leaves the old value, a wider class, as the change word
+# already says something began.
+_BESIDE = re.compile(r"(?i)\balso\b|\bas well\b|另外|此外")
 _ADDED = re.compile(r"也|另外|同时|(?i:\balso\b|\bas well\b|\btoo\b|\bin addition\b)")
+
+
+def told_beside(text: str) -> bool:
+    """Whether ``text`` is told beside what one has (:data:`_BESIDE`)."""
+    return bool(_BESIDE.search(text))
 
 
 def _added(text: str) -> bool:
@@ -925,5 +935,6 @@ __all__ = [
     "replaces",
     "same_fact",
     "subject_of",
+    "told_beside",
     "translation",
 ]
