@@ -313,6 +313,9 @@ def measure(scenario: Scenario, root: Path, counts: Counts) -> None:
     for fact in current:
         hits = sum(1 for i in items if fact.keys.match(i.text))
         hits += sum(1 for h in hand if fact.keys.match(h))
+        if hits > 1:
+            said = [i.text for i in items if fact.keys.match(i.text)]
+            counts.notes.append(f"{scenario.name}: {fact.id} stated by {hits} items: {said}")
         if hits:
             counts.recalled += 1
             counts.remembered += 1
