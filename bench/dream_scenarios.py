@@ -240,7 +240,8 @@ def parse(path: Path) -> Scenario:
 
 
 def load(split: str) -> list[Scenario]:
-    return [parse(p) for p in sorted((DATA / split).glob("*.md"))]
+    """The split's scenarios (its README.md, if any, describes the split: not a scenario)."""
+    return [parse(p) for p in sorted((DATA / split).glob("*.md")) if p.name != "README.md"]
 
 
 def write_root(scenario: Scenario, root: Path, upto: date | None = None) -> None:
