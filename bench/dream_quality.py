@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -34,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.dream_scenarios import Fact, Keys, Scenario, load, write_root
 from memory.dream import DreamOptions, run_dream
-from memory.dream.grounding import SUPPORT_THRESHOLD, support
+from memory.dream.grounding import SUPPORT_THRESHOLD, dated_numbers, support
 from memory.memory_file import parse_archive, parse_memory
 from memory.paths import MemoryRoot
 from memory.provenance import strip_comments
@@ -211,6 +212,16 @@ def _archive(root: Path) -> list[Entry]:
     ]
 
 
+_NOTE = re.compile(r"memory/\d{4}-\d{2}-\d{2}\.md#")
+
+
+def _dated(cited: list[str], refs: Iterable[str]) -> frozenset[str]:
+    """The numbers of the dates the cited lines name, read on the latest cited note's day
+    (as the dream's own verifier reads them): "今年" may be written "2026年"."""
+    days = [date.fromisoformat(Path(r.partition("#")[0]).stem) for r in refs if _NOTE.match(r)]
+    return dated_numbers(cited, max(days)) if days else frozenset()
+
+
 def _cited(root: Path, refs: Iterable[str]) -> list[str] | None:
     out = []
     for ref in refs:
@@ -355,7 +366,10 @@ def measure(scenario: Scenario, root: Path, counts: Counts) -> None:
             )
     for entry in items + archive:
         cited = _cited(root, entry.refs)
-        if cited is None or support(entry.text, cited) < SUPPORT_THRESHOLD:
+        if (
+            cited is None
+            or support(entry.text, cited, _dated(cited, entry.refs)) < SUPPORT_THRESHOLD
+        ):
             counts.ungrounded += 1
             counts.notes.append(f"{scenario.name}: ungrounded: {entry.text} <- {cited}")
     memory_text = (root / "MEMORY.md").read_text("utf-8") if (root / "MEMORY.md").exists() else ""

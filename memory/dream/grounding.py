@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from memory.dream.judge.dates import find
 from memory.dream.model import DreamInputs
@@ -66,14 +67,18 @@ def _grams(text: str) -> set[str]:
     return grams
 
 
-def support(item: str, sources: Sequence[str]) -> float:
-    """Share of ``item``'s content (words, or Chinese character pairs) found in ``sources``."""
+def support(item: str, sources: Sequence[str], dated: frozenset[str] = frozenset()) -> float:
+    """Share of ``item``'s content (words, or Chinese character pairs) found in ``sources``.
+
+    ``dated`` holds the numbers of the dates the sources name relatively (:func:`dated_numbers`):
+    an item that writes "今年" as "2026年" says nothing its lines do not.
+    """
     item_core = _GENERIC.sub(" ", item)
     source = _GENERIC.sub(" ", " ".join(sources))
     words = set(content_words(item_core))
     if not words:
         return 0.0
-    source_words = set(content_words(source))
+    source_words = set(content_words(source)) | dated
     word_share = len(words & source_words) / len(words)
     grams = _grams(item_core)
     gram_share = len(grams & _grams(source)) / len(grams) if grams else 0.0
@@ -83,10 +88,14 @@ def support(item: str, sources: Sequence[str]) -> float:
 def _resolved_numbers(
     refs: Sequence[SourceRef], sources: Sequence[str], inputs: DreamInputs
 ) -> frozenset[str]:
-    """The numbers of the dates the cited lines name ("明天" in a note of 2026-11-24 gives
-    2026, 11, 25): an item may write a relative date as the absolute one."""
+    """:func:`dated_numbers` of the cited lines, read on the day of the latest cited note."""
     days = [n.day for n in inputs.notes if any(n.path == r.path for r in refs)]
-    anchor = max(days) if days else inputs.today
+    return dated_numbers(sources, max(days) if days else inputs.today)
+
+
+def dated_numbers(sources: Sequence[str], anchor: date) -> frozenset[str]:
+    """The numbers of the dates ``sources`` name, read on ``anchor`` ("明天" in a note of
+    2026-11-24 gives 2026, 11, 25): an item may write a relative date as the absolute one."""
     out: set[str] = set()
     for span in find(" ".join(sources), anchor):
         for day in (span.first, span.last):
@@ -114,7 +123,7 @@ def verify(
     for number in _NUMBER.findall(text):
         if number not in joined and number not in dated:
             return Verdict(False, 0.0, f"the number {number} is not in its sources")
-    share = support(text, sources)
+    share = support(text, sources, dated)
     if share >= SUPPORT_THRESHOLD:
         return Verdict(True, share)
     rescue_floor, rescue_cosine = EMBEDDING_RESCUE
