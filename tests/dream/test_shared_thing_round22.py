@@ -47,6 +47,9 @@ NEW = [
     ("周丽又提醒周小满别忘了带伞", ZH, "周小满"),
     ("王秀梅通知周小满钢琴课改到周日", ZH, "周小满"),
     ("何建军提醒老爷子按时吃降压药", ZH, "何老爷子"),
+    # a member and a frame's verb is no relation's owner ("何建军说" has no father)
+    ("何建军说老爷子的寿宴改到聚福楼", ZH, "何老爷子"),
+    ("何建军说奶奶搬到县城了", ZH, "何建军"),
     ("Priya reminded Tomasz that his passport expires in May", EN, "Tomasz"),
     ("Priya told Tomasz the car service is on Monday", EN, "Tomasz"),
     ("Priya said Tomasz is moving to Gdansk in June", EN, "Tomasz"),
@@ -73,7 +76,9 @@ KEPT = [
     ("Priya said the rent is €700 each from March", EN, "Priya"),
     ("Tomasz reminded everyone that bins are Tuesday now", EN, "Tomasz"),
     ("Priya told us the boiler is fixed", EN, "Priya"),
-    ("周丽帮周小满挂了号", ZH, "周丽"),  # a favour done: no words of the other's
+    ("周丽帮周小满挂了号", ZH, "周丽"),
+    ("何建军的爸爸住院了", ZH, "何建军/father"),
+    ("何建军家的狗三岁了", ZH, "何建军/pet"),  # a favour done: no words of the other's
     ("Tomasz: because of the strike he works from home", EN, "Tomasz"),
 ]
 

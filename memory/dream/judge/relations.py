@@ -131,7 +131,7 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
             return inner
     for pattern in (ZH_SUBJECT, EN_SUBJECT):
         match = pattern.match(text)
-        if match:
+        if match and not _member_and_frame(match.group("who"), names):
             who = _who(match.group("who"), names)
             return f"{who}/{_REL_OF[match.group('rel').lower()]}"
     bare = _bare_relation(text, names)
@@ -171,6 +171,12 @@ _EN_FRAME = re.compile(
     r"(?::\s*|\s+)(?:reminded|reminds|told|tells|asked|asks|warned|warns|said|says|mentioned)"
     r"(?:\s+that)?\s+"
 )
+
+
+def _member_and_frame(who: str, names: frozenset[str]) -> bool:
+    """Whether ``who``, read as a relation's owner, is a member and a frame's verb ("王建国说"
+    of "王建国说老爷子的寿宴改了"): the member's words, no one's relation named "王建国说"."""
+    return any(who.startswith(n) and _ZH_FRAME.fullmatch(who[len(n) :]) for n in names)
 
 
 def _framed(text: str, name: str, names: frozenset[str]) -> str:
