@@ -131,7 +131,7 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
             return inner
     for pattern in (ZH_SUBJECT, EN_SUBJECT):
         match = pattern.match(text)
-        if match:
+        if match and not _member_and_frame(match.group("who"), names):
             who = _who(match.group("who"), names)
             return f"{who}/{_REL_OF[match.group('rel').lower()]}"
     bare = _bare_relation(text, names)
@@ -139,15 +139,60 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
         return bare
     for name in sorted(names, key=len, reverse=True):
         if text.startswith(name):
-            return _joint(text, name, names) or name
+            return _framed(text, name, names) or _joint(text, name, names) or name
     for word, name in _kin_names(names).items():
         if text.startswith(word):
             return name  # "老爷子的寿宴…" in a group where 赵老爷子 speaks
     match = _EN_WHO.match(text)
     if match and not has_cjk(text[:12]):
         who = _who(match.group("who"), names)
+        if who != "user" and who not in names and _a_body(text, match.end()):
+            return "user"  # "Oakwood staff now manage …": a place's staff, no one named
         return (_pair(text, match.group("who"), names) if who != "user" else "") or who
     return "user"
+
+
+_BODY_AFTER = re.compile(r"\s+(?P<word>[a-z]+)\b")
+
+
+def _a_body(text: str, at: int) -> bool:
+    """Whether the capitalised words ending at ``at`` name a place or a body the next word
+    is ("Oakwood staff", "Harrogate council"): a thing's name, not a person's."""
+    after = _BODY_AFTER.match(text, at)
+    return after is not None and after.group("word") in _BODIES
+
+
+# A member telling, reminding or asking another ("李秀英提醒王小雨…", "Niamh reminded Kofi
+# that …", "Sam said Kofi is moving out"): the words are about the other member.
+_ZH_FRAME = re.compile(
+    r"(?:：|:\s*)?(?:又|也|再|特意|专门)?(?:提醒|叮嘱|嘱咐|告诉|通知|让|说)(?:了)?(?:一下)?[，,：:]?\s*"
+)
+_EN_FRAME = re.compile(
+    r"(?::\s*|\s+)(?:reminded|reminds|told|tells|asked|asks|warned|warns|said|says|mentioned)"
+    r"(?:\s+that)?\s+"
+)
+
+
+def _member_and_frame(who: str, names: frozenset[str]) -> bool:
+    """Whether ``who``, read as a relation's owner, is a member and a frame's verb ("王建国说"
+    of "王建国说老爷子的寿宴改了"): the member's words, no one's relation named "王建国说"."""
+    return any(who.startswith(n) and _ZH_FRAME.fullmatch(who[len(n) :]) for n in names)
+
+
+def _framed(text: str, name: str, names: frozenset[str]) -> str:
+    """Whom the words of ``name``'s frame are about ("李秀英提醒王小雨下周复查": 王小雨's), when
+    the frame's object is another member or a kin word one member is called by, else ""."""
+    rest = text[len(name) :]
+    frame = (_EN_FRAME if name.isascii() else _ZH_FRAME).match(rest)
+    if frame is None:
+        return ""
+    words = rest[frame.end() :]
+    others = [n for n in names if n != name] + list(_kin_names(names))
+    for other in sorted(others, key=len, reverse=True):
+        after = words[len(other) : len(other) + 1]
+        if words.startswith(other) and (has_cjk(other[:1]) or not after.isalpha()):
+            return _pair(words, other, names) or subject_of(words, names)
+    return ""
 
 
 def _bare_relation(text: str, names: frozenset[str]) -> str:
@@ -247,7 +292,18 @@ def aliased(text: str, subject: str, aliases: dict[str, str]) -> str:
 # "This week ..."): whom such a line is about is not "The".
 _NO_NAME = frozenset(
     "the a an this that these those there here my our your his her its their it we they he "
-    "she i you today yesterday tomorrow now then also and but so after before since when".split()
+    "she i you today yesterday tomorrow now then also and but so after before since when "
+    # a conjunction, a preposition, a question word or a reply opens a clause, names no one
+    "because if although though unless until till once while whether as for with without "
+    "at in on from during by to of about over under into every each all both some no not "
+    "what who how why where which yes yeah ok okay sorry thanks please".split()
+)
+# A place or a body's name before the body ("Oakwood staff", "Harrogate council", "Leeds
+# office"): the words after a capitalised opener that make it a thing's name, not a person's.
+_BODIES = frozenset(
+    "staff team council office clinic hospital surgery pharmacy school college university "
+    "nursery centre center club society committee group company firm management nurses "
+    "carers doctors board branch store shop station".split()
 )
 
 
