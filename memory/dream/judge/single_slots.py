@@ -36,7 +36,9 @@ _EN_JOBS = (
     "engineer|developer|designer|teacher|nurse|doctor|manager|analyst|intern|accountant|"
     "lawyer|consultant|researcher|scientist|architect|editor|writer|journalist|chef|driver|"
     "tutor|lecturer|professor|assistant|director|officer|technician|pharmacist|librarian|"
-    "programmer|administrator|coordinator|specialist|therapist|dentist|surgeon|paramedic"
+    "programmer|administrator|coordinator|specialist|therapist|dentist|surgeon|paramedic|"
+    "barista|cashier|waiter|waitress|receptionist|cleaner|carer|mechanic|electrician|"
+    "plumber|clerk|baker|cook|porter|midwife|pharmacist|vet|student"
 )
 # What a bare Chinese age follows: the clause's start, its subject, or an adverb of it
 # ("用户七十四了", "一下就三十了"), never a verb ("降到68了" gives a measure)
@@ -78,6 +80,8 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(rf"找到(?:了)?(?:新)?工作(?:了)?[，,]?\s*在(?P<v>[{_CJK}A-Za-z0-9]{{2,10}})"),
         re.compile(rf"(?i)\bworks?\s+(?:at|for)\s+{_EN_VALUE}"),
         re.compile(rf"(?i)\b(?:job|role|position)\s+(?:at|with)\s+{_EN_VALUE}"),
+        # the job named with where it is done ("a designer at Fold", "nurse at St James's")
+        re.compile(rf"(?i)\b(?:{_EN_JOBS})s?\s+(?:at|for|with)\s+{_EN_VALUE}"),
         re.compile(rf"(?i)\b(?:employed\s+(?:by|at)|joined)\s+{_EN_VALUE}"),
     ),
     "role": (
@@ -87,6 +91,27 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(
             rf"(?i)\b(?:is|works as|became|promoted to)\s+(?:an?\s+)?"
             rf"(?P<v>(?:[a-z-]+\s+){{0,2}}(?:{_EN_JOBS}))\b"
+        ),
+    ),
+    # the shift one works: one at a time ("works nights", "on day shifts", "上夜班")
+    "shift": (
+        re.compile(r"(?:上|值|倒|改成|换成|调成|调到|改上|换到|转)(?P<v>[夜白早晚中])班(?![机车])"),
+        re.compile(
+            r"(?i)\b(?:works?|working|on)\s+(?:the\s+)?(?P<v>nights|days|lates|earlies)\b(?!\s+(?:off|a|per)\b)"
+            r"|\b(?:on|works?|working|doing)\s+(?:the\s+)?(?P<w>night|day|late|early)[\s-]shifts?\b"
+        ),
+    ),
+    # the car one drives ("那辆大众", "开一辆卡罗拉", "新车提了，比亚迪汉", "drives a Golf")
+    "car": (
+        re.compile(
+            rf"(?:(?<![第一两二三])(?:那|这)辆|开(?:的是)?(?:一)?辆|新车(?:提了|到了)?(?:是|[，,：:])\s*(?:是?一辆)?)"
+            rf"(?!车)(?P<v>[{_CJK}A-Za-z0-9·]{{2,8}})"
+        ),
+        re.compile(
+            r"\b(?i:drives?|driving)\s+(?i:an?|the|his|her|my|their)\s+(?!car\b)"
+            r"(?P<v>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
+            r"|\b(?i:new car)\b[,:]?\s*(?i:is\s+)?(?i:an?\s+)?"
+            r"(?P<w>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
         ),
     ),
     "age": (
@@ -113,6 +138,18 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(rf"(?i)\baged\s+(?P<v>\d{{1,3}}|{EN_NUMERAL})\b"),
     ),
 }
+# A second one of the slot's kind, no new value of it ("又买了第二辆车", "got a second car").
+_ANOTHER = {
+    "car": re.compile(
+        r"(?i)第二辆|两辆|又买了?一?辆|\b(?:another|second|other|two|both)\s+cars?\b"
+    ),
+}
+# Slots whose value often shares its clause with where it is done ("works nights at St
+# James's"): such an older clause also tells an employer no shift changes, so it is not
+# retired whole for another shift.
+_WITH_PLACE = frozenset({"shift"})
+_PLACE = re.compile(rf"(?:\b(?:at|for|in)\s+(?:the\s+)?[A-Z]|在[{_CJK}A-Za-z]{{2,}})")
+_CLAUSE_END = re.compile(r"[,.;!?，。；！？]")
 OLDEST = 120  # an age above this is no age ("等了200了")
 # What names the kind of place or employer, not which ("the Shanghai office", "一家幼儿园").
 _HEADS = frozenset(
@@ -137,7 +174,8 @@ def slot_values(text: str) -> dict[str, frozenset[str]]:
         for pattern in patterns:
             match = pattern.search(text)
             if match:
-                value = _age(match["v"]) if slot == "age" else _tokens(match["v"])
+                found = match["v"] or match.groupdict().get("w") or ""
+                value = _age(found) if slot == "age" else _tokens(found)
                 if value:
                     out[slot] = value
                     break
@@ -174,6 +212,10 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
             continue
         if slot == "age" and not _older(new[slot], old[slot]):
             continue  # an age only grows: a younger one is someone else's
+        if slot in _ANOTHER and _ANOTHER[slot].search(newer):
+            continue  # a second car beside the first
+        if slot in _WITH_PLACE and _with_place(older, slot):
+            continue  # "works nights at St James's": the shift leaves, the workplace stays
         return slot
     return ""
 
@@ -192,6 +234,18 @@ def joined(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     """Whether ``newer`` tells of joining an employer other than the one ``older`` names
     (the caller checks the subject, the order and that the newer is no plan)."""
     return bool(_JOINED.search(newer)) and swapped(newer, older, who) == "employer"
+
+
+def _with_place(text: str, slot: str) -> bool:
+    """Whether the clause of ``text`` filling ``slot`` also names where (an employer, a
+    place: "at St James's", "在协和医院")."""
+    for pattern in _PATTERNS[slot]:
+        match = pattern.search(text)
+        if match:
+            start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, match.start())), default=0)
+            end = _CLAUSE_END.search(text, match.end())
+            return bool(_PLACE.search(text[start : end.start() if end else len(text)]))
+    return False
 
 
 def _older(new: frozenset[str], old: frozenset[str]) -> bool:
