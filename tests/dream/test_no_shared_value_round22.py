@@ -43,6 +43,18 @@ CHANGES = [
     ("Dev is a teacher at Hillside Primary", "Dev works for Oakwood Academy", "employer"),
     ("Lena got a job as a receptionist at Hotel Kaya", "Lena works at Lidl", "employer"),
     ("Raj is an engineer at Arup these days", "Raj is an engineer at Atkins", "employer"),
+    # a rank on a ladder
+    ("Kai got his purple belt", "Kai is a blue belt now", "rank"),
+    ("阿杰终于打到钻石了", "阿杰现在黄金三，天天排位", "rank"),
+    # whom a role one has one of is held by
+    ("Our new landlord is Quinn Lettings", "Our landlord is Mr Byrne", "holder:landlord"),
+    ("Her new GP is Dr Shah", "Her GP is Dr Okafor", "holder:gp"),
+    ("My boss is Sarah now", "My boss is Tom Reed", "holder:boss"),
+    ("班主任换成李老师了", "乐乐的班主任是王老师", "holder:班主任"),
+    ("房东现在是王姐", "房东是李叔，人挺好", "holder:房东"),
+    # the school one goes to
+    ("乐乐转学到实验小学了", "乐乐在育才小学上学", "school"),
+    ("Maya studies law at UCL", "Maya studies at King's College", "school"),
 ]
 
 # (newer, older): the same attribute, but no new value of a slot held one at a time
@@ -67,6 +79,11 @@ NEAR_MISSES = [
     ("Ana is on nights this week again", "Ana is on nights"),
     ("Ana loves her new car", "Ana drives a Ford Focus"),
     ("我那辆比亚迪开了三年了", "我那辆比亚迪是2024年买的"),
+    ("Kai still has his blue belt", "Kai is a blue belt now"),
+    ("My friend is Sam", "My friend is Joe"),
+    ("Her GP is still Dr Okafor", "Her GP is Dr Okafor"),
+    ("班主任还是王老师", "乐乐的班主任是王老师"),
+    ("我男朋友叫何俊，在重庆", "我男朋友叫何俊"),
 ]
 
 
@@ -90,6 +107,8 @@ def test_a_near_miss_swaps_no_value(newer: str, older: str) -> None:
         ("Ravi works nights", "shift"),
         ("妈妈上夜班", "shift"),
         ("Ravi is a nurse at St Mary's", "employer"),
+        ("Ravi goes to Hillcrest High School", "school"),
+        ("Ravi's landlord is Mr Hale", "holder:landlord"),
     ],
 )
 def test_a_car_a_shift_and_a_workplace_fill_their_slot(text: str, slot: str) -> None:

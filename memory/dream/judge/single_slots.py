@@ -114,6 +114,31 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             r"(?P<w>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
         ),
     ),
+    # the school one studies at ("在华南理工读软件工程", "转学到实验小学", "studies at UCL")
+    "school": (
+        re.compile(
+            rf"在(?P<v>[{_CJK}A-Za-z]{{2,10}}?)(?:读书|上学|念书|读(?:大|研|博|高|初|硕)|上(?:大学|高中|初中|小学|幼儿园)"
+            rf"|读(?=[{_CJK}]{{2,8}}?(?:专业|系)))"
+        ),
+        re.compile(rf"转学(?:到|去)了?(?P<v>[{_CJK}A-Za-z]{{2,10}})"),
+        re.compile(
+            rf"(?i)\b(?:studies|studying|study|enrolled)\s+(?:[a-z]+\s+){{0,2}}at\s+{_EN_VALUE}"
+        ),
+        re.compile(
+            r"\b(?i:goes|go|going|moved|moves|transferred)\s+(?i:to)\s+"
+            r"(?P<v>(?:[A-Z][\w'-]*\s+){1,3}(?:School|Primary|Academy|College|High|University))\b"
+        ),
+    ),
+    # a rank on a ladder ("blue belt", "星耀二", "上王者了"): one at a time
+    "rank": (
+        re.compile(
+            r"(?i)\b(?P<v>white|yellow|orange|green|blue|purple|brown|red|black)[\s-]belt\b"
+        ),
+        re.compile(
+            r"(?P<v>青铜|白银|黄金|铂金|钻石|星耀|大师|宗师)[一二三四五1-5]"
+            r"|(?:上|到|打到|升到|冲到|掉到)了?(?P<w>青铜|白银|黄金|铂金|钻石|星耀|王者|大师|宗师)"
+        ),
+    ),
     "age": (
         re.compile(rf"(?P<v>\d{{1,3}}|{ZH_NUMERAL})\s*(?:周岁|岁)"),
         # a bare number with 了 that ends its clause, said of someone ("七十四了", "一下就
@@ -138,6 +163,35 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(rf"(?i)\baged\s+(?P<v>\d{{1,3}}|{EN_NUMERAL})\b"),
     ),
 }
+# Whom or what a role or thing one has one of is ("our landlord is Quinn Lettings", "班主任是
+# 王老师", "new GP is Dr Shah"): a slot of its own per noun, its value the name after it.
+_EN_HELD = (
+    "landlord|landlady|boss|manager|supervisor|teacher|tutor|coach|trainer|doctor|gp|dentist|"
+    "consultant|therapist|vet|partner|husband|wife|boyfriend|girlfriend|fianc[ée]e?|agent|"
+    "advisor|adviser|mentor|car|phone|venue"
+)
+_ZH_HELD = (
+    "房东|老板|领导|主管|班主任|导师|教练|主治医生|家庭医生|男朋友|女朋友|老公|老婆|对象|中介"
+)
+_HOLDER = (
+    re.compile(
+        rf"\b(?i:my|his|her|their|our|the|new|current|[a-z]+'s)\s+(?i:new\s+|current\s+)?"
+        rf"(?P<k>(?i:{_EN_HELD}))(?:'s name)?\s+(?i:is|are)\s+(?i:now\s+|called\s+)?(?i:an?\s+)?"
+        r"(?P<v>[A-Z][\w'&.-]*(?:\s+(?:&\s+)?[A-Z][\w'&.-]*){0,3})"
+    ),
+    re.compile(
+        rf"(?P<k>{_ZH_HELD})(?:现在|如今)?(?:是|叫|换成了?|换成|变成了?)"
+        rf"(?P<v>[{_CJK}A-Za-z·]{{2,6}}?)(?=[，,。.！!？?；;\s]|$|了|的)"
+    ),
+)
+# Titles a name is told with ("Dr Shah", "王老师"): no word of the name.
+_TITLE = re.compile(
+    r"(?i)\b(?:dr|mr|mrs|ms|miss|prof)\b\.?\s*|老师|医生|大夫|主任|教练|先生|女士|阿姨$"
+)
+# The kind a school's name ends with, no word of which school.
+_SCHOOL_KIND = re.compile(
+    r"(?:小学|中学|大学|幼儿园|学校|学院|(?i:\s+(?:primary|high|school|academy|college|university))+)$"
+)
 # A second one of the slot's kind, no new value of it ("又买了第二辆车", "got a second car").
 _ANOTHER = {
     "car": re.compile(
@@ -175,10 +229,18 @@ def slot_values(text: str) -> dict[str, frozenset[str]]:
             match = pattern.search(text)
             if match:
                 found = match["v"] or match.groupdict().get("w") or ""
+                if slot == "school":
+                    found = _SCHOOL_KIND.sub("", found)  # 实验小学 / 育才小学 share only 小学
                 value = _age(found) if slot == "age" else _tokens(found)
                 if value:
                     out[slot] = value
                     break
+    for pattern in _HOLDER:
+        for match in pattern.finditer(text):
+            value = _tokens(_TITLE.sub("", match["v"]))
+            key = "holder:" + stem(match["k"].lower())
+            if value and key not in out:
+                out[key] = value
     return out
 
 
