@@ -2,8 +2,10 @@
 
 A new car ("新车提了，比亚迪汉" after "那辆大众开了八年了"), another shift ("on day shifts
 now" after "works nights"), a job named with where it is done ("a designer at Fold" after
-"works at Kettle & Crumb"): the two statements share no value and no typed value, so only a
-slot one holds one value of (:mod:`memory.dream.judge.single_slots`) can tell the change.
+"works at Kettle & Crumb"), a rank, a school, whom a role is held by (a new landlord, GP,
+班主任), a search that ended ("找到工作了" after "到广州再找"): the two statements share no
+value and no typed value, so only a slot one holds one value of
+(:mod:`memory.dream.judge.single_slots`) can tell the change.
 Near misses are no change: a second car, a car said of without a make ("那辆车该保养了"),
 a shift told beside the workplace it is worked at (the workplace stays), a night shift named
 as a time ("melatonin after night shifts"), the same employer said again. Examples of this
@@ -55,6 +57,10 @@ CHANGES = [
     # the school one goes to
     ("乐乐转学到实验小学了", "乐乐在育才小学上学", "school"),
     ("Maya studies law at UCL", "Maya studies at King's College", "school"),
+    # a search that ended
+    ("小芳找到工作了，在一家会计事务所", "小芳说先回老家再找", "search"),
+    ("I found a flat in Leith!", "I'm looking for a flat near work", "search"),
+    ("Got the job at Arup!", "job hunting again, ugh", "search"),
 ]
 
 # (newer, older): the same attribute, but no new value of a slot held one at a time
@@ -84,6 +90,10 @@ NEAR_MISSES = [
     ("Her GP is still Dr Okafor", "Her GP is Dr Okafor"),
     ("班主任还是王老师", "乐乐的班主任是王老师"),
     ("我男朋友叫何俊，在重庆", "我男朋友叫何俊"),
+    ("找到房子了，在滨江", "还在找工作"),
+    ("还没找到工作", "在找工作"),
+    ("她在找对象", "她找到工作了"),
+    ("Found a flat for my sister", "I'm looking for a new job"),
 ]
 
 

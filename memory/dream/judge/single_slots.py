@@ -188,6 +188,31 @@ _HOLDER = (
 _TITLE = re.compile(
     r"(?i)\b(?:dr|mr|mrs|ms|miss|prof)\b\.?\s*|老师|医生|大夫|主任|教练|先生|女士|阿姨$"
 )
+# A search one is on, and its end ("到广州再找" → "找到工作了", "looking for a flat" → "found
+# a flat"): whether one is still looking is a slot of its own, its values looking and found.
+_LOOKING = re.compile(
+    r"(?:在|再|还在|正在|重新|继续|开始)找(?P<o>工作|房子|房|对象)?(?!到)"
+    r"|(?i:\b(?:looking|searching|hunting)\s+for\s+(?:a\s+)?(?:new\s+)?(?P<e>job|work|flat|house|place|room)\b"
+    r"|\b(?P<h>job|flat|house)[\s-]?hunting\b)"
+)
+_FOUND = re.compile(
+    r"(?<![没未])找到(?:了)?(?:新)?(?:的)?(?P<o>工作|房子|房|对象)?"
+    r"|(?i:\b(?:found|got|landed)\s+(?:a\s+|the\s+)?(?:new\s+)?(?P<e>job|flat|house|place|room)\b)"
+)
+_SEARCHED = {"工作": "job", "work": "job", "job": "job", "对象": "partner"}
+
+
+def _search(text: str) -> tuple[str, str] | None:
+    """Whether ``text`` tells of a search still on ("looking") or ended ("found"), and for
+    what ("job", "home", "partner"; "" when it says not)."""
+    found = _FOUND.search(text)
+    match, state = (found, "found") if found else (_LOOKING.search(text), "looking")
+    if match is None:
+        return None
+    what = match["o"] or match["e"] or match.groupdict().get("h") or ""
+    return state, _SEARCHED.get(what.lower(), "home" if what else "")
+
+
 # The kind a school's name ends with, no word of which school.
 _SCHOOL_KIND = re.compile(
     r"(?:小学|中学|大学|幼儿园|学校|学院|(?i:\s+(?:primary|high|school|academy|college|university))+)$"
@@ -235,6 +260,9 @@ def slot_values(text: str) -> dict[str, frozenset[str]]:
                 if value:
                     out[slot] = value
                     break
+    search = _search(text)
+    if search is not None:
+        out["search"] = frozenset({search[0]})
     for pattern in _HOLDER:
         for match in pattern.finditer(text):
             value = _tokens(_TITLE.sub("", match["v"]))
@@ -274,6 +302,8 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
             continue
         if slot == "age" and not _older(new[slot], old[slot]):
             continue  # an age only grows: a younger one is someone else's
+        if slot == "search" and not _same_search(newer, older):
+            continue  # a flat found ends no job search
         if slot in _ANOTHER and _ANOTHER[slot].search(newer):
             continue  # a second car beside the first
         if slot in _WITH_PLACE and _with_place(older, slot):
@@ -296,6 +326,13 @@ def joined(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     """Whether ``newer`` tells of joining an employer other than the one ``older`` names
     (the caller checks the subject, the order and that the newer is no plan)."""
     return bool(_JOINED.search(newer)) and swapped(newer, older, who) == "employer"
+
+
+def _same_search(newer: str, older: str) -> bool:
+    """Whether the two statements tell of one search (what each looks for, where said, is
+    the same)."""
+    new, old = _search(newer), _search(older)
+    return new is not None and old is not None and (not new[1] or not old[1] or new[1] == old[1])
 
 
 def _with_place(text: str, slot: str) -> bool:
