@@ -36,7 +36,9 @@ _EN_JOBS = (
     "engineer|developer|designer|teacher|nurse|doctor|manager|analyst|intern|accountant|"
     "lawyer|consultant|researcher|scientist|architect|editor|writer|journalist|chef|driver|"
     "tutor|lecturer|professor|assistant|director|officer|technician|pharmacist|librarian|"
-    "programmer|administrator|coordinator|specialist|therapist|dentist|surgeon|paramedic"
+    "programmer|administrator|coordinator|specialist|therapist|dentist|surgeon|paramedic|"
+    "barista|cashier|waiter|waitress|receptionist|cleaner|carer|mechanic|electrician|"
+    "plumber|clerk|baker|cook|porter|midwife|pharmacist|vet|student"
 )
 # What a bare Chinese age follows: the clause's start, its subject, or an adverb of it
 # ("用户七十四了", "一下就三十了"), never a verb ("降到68了" gives a measure)
@@ -78,6 +80,8 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(rf"找到(?:了)?(?:新)?工作(?:了)?[，,]?\s*在(?P<v>[{_CJK}A-Za-z0-9]{{2,10}})"),
         re.compile(rf"(?i)\bworks?\s+(?:at|for)\s+{_EN_VALUE}"),
         re.compile(rf"(?i)\b(?:job|role|position)\s+(?:at|with)\s+{_EN_VALUE}"),
+        # the job named with where it is done ("a designer at Fold", "nurse at St James's")
+        re.compile(rf"(?i)\b(?:{_EN_JOBS})s?\s+(?:at|for|with)\s+{_EN_VALUE}"),
         re.compile(rf"(?i)\b(?:employed\s+(?:by|at)|joined)\s+{_EN_VALUE}"),
     ),
     "role": (
@@ -87,6 +91,52 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(
             rf"(?i)\b(?:is|works as|became|promoted to)\s+(?:an?\s+)?"
             rf"(?P<v>(?:[a-z-]+\s+){{0,2}}(?:{_EN_JOBS}))\b"
+        ),
+    ),
+    # the shift one works: one at a time ("works nights", "on day shifts", "上夜班")
+    "shift": (
+        re.compile(r"(?:上|值|倒|改成|换成|调成|调到|改上|换到|转)(?P<v>[夜白早晚中])班(?![机车])"),
+        re.compile(
+            r"(?i)\b(?:works?|working|on)\s+(?:the\s+)?(?P<v>nights|days|lates|earlies)\b(?!\s+(?:off|a|per)\b)"
+            r"|\b(?:on|works?|working|doing)\s+(?:the\s+)?(?P<w>night|day|late|early)[\s-]shifts?\b"
+        ),
+    ),
+    # the car one drives ("那辆大众", "开一辆卡罗拉", "新车提了，比亚迪汉", "drives a Golf")
+    "car": (
+        re.compile(
+            rf"(?:(?<![第一两二三])(?:那|这)辆|开(?:的是)?(?:一)?辆|新车(?:提了|到了)?(?:是|[，,：:])\s*(?:是?一辆)?)"
+            rf"(?!车)(?P<v>[{_CJK}A-Za-z0-9·]{{2,8}})"
+        ),
+        re.compile(
+            r"\b(?i:drives?|driving)\s+(?i:an?|the|his|her|my|their)\s+(?!car\b)"
+            r"(?P<v>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
+            r"|\b(?i:new car)\b[,:]?\s*(?i:is\s+)?(?i:an?\s+)?"
+            r"(?P<w>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
+        ),
+    ),
+    # the school one studies at ("在华南理工读软件工程", "转学到实验小学", "studies at UCL")
+    "school": (
+        re.compile(
+            rf"在(?P<v>[{_CJK}A-Za-z]{{2,10}}?)(?:读书|上学|念书|读(?:大|研|博|高|初|硕)|上(?:大学|高中|初中|小学|幼儿园)"
+            rf"|读(?=[{_CJK}]{{2,8}}?(?:专业|系)))"
+        ),
+        re.compile(rf"转学(?:到|去)了?(?P<v>[{_CJK}A-Za-z]{{2,10}})"),
+        re.compile(
+            rf"(?i)\b(?:studies|studying|study|enrolled)\s+(?:[a-z]+\s+){{0,2}}at\s+{_EN_VALUE}"
+        ),
+        re.compile(
+            r"\b(?i:goes|go|going|moved|moves|transferred)\s+(?i:to)\s+"
+            r"(?P<v>(?:[A-Z][\w'-]*\s+){1,3}(?:School|Primary|Academy|College|High|University))\b"
+        ),
+    ),
+    # a rank on a ladder ("blue belt", "星耀二", "上王者了"): one at a time
+    "rank": (
+        re.compile(
+            r"(?i)\b(?P<v>white|yellow|orange|green|blue|purple|brown|red|black)[\s-]belt\b"
+        ),
+        re.compile(
+            r"(?P<v>青铜|白银|黄金|铂金|钻石|星耀|大师|宗师)[一二三四五1-5]"
+            r"|(?:上|到|打到|升到|冲到|掉到)了?(?P<w>青铜|白银|黄金|铂金|钻石|星耀|王者|大师|宗师)"
         ),
     ),
     "age": (
@@ -113,6 +163,72 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(rf"(?i)\baged\s+(?P<v>\d{{1,3}}|{EN_NUMERAL})\b"),
     ),
 }
+# Whom or what a role or thing one has one of is ("our landlord is Quinn Lettings", "班主任是
+# 王老师", "new GP is Dr Shah"): a slot of its own per noun, its value the name after it.
+_EN_HELD = (
+    "landlord|landlady|boss|manager|supervisor|teacher|tutor|coach|trainer|doctor|gp|dentist|"
+    "consultant|therapist|vet|partner|husband|wife|boyfriend|girlfriend|fianc[ée]e?|agent|"
+    "advisor|adviser|mentor|car|phone|venue"
+)
+_ZH_HELD = (
+    "房东|老板|领导|主管|班主任|导师|教练|主治医生|家庭医生|男朋友|女朋友|老公|老婆|对象|中介"
+)
+_HOLDER = (
+    re.compile(
+        rf"\b(?i:my|his|her|their|our|the|new|current|[a-z]+'s)\s+(?i:new\s+|current\s+)?"
+        rf"(?P<k>(?i:{_EN_HELD}))(?:'s name)?\s+(?i:is|are)\s+(?i:now\s+|called\s+)?(?i:an?\s+)?"
+        r"(?P<v>[A-Z][\w'&.-]*(?:\s+(?:&\s+)?[A-Z][\w'&.-]*){0,3})"
+    ),
+    re.compile(
+        rf"(?P<k>{_ZH_HELD})(?:现在|如今)?(?:是|叫|换成了?|换成|变成了?)"
+        rf"(?P<v>[{_CJK}A-Za-z·]{{2,6}}?)(?=[，,。.！!？?；;\s]|$|了|的)"
+    ),
+)
+# Titles a name is told with ("Dr Shah", "王老师"): no word of the name.
+_TITLE = re.compile(
+    r"(?i)\b(?:dr|mr|mrs|ms|miss|prof)\b\.?\s*|老师|医生|大夫|主任|教练|先生|女士|阿姨$"
+)
+# A search one is on, and its end ("到广州再找" → "找到工作了", "looking for a flat" → "found
+# a flat"): whether one is still looking is a slot of its own, its values looking and found.
+_LOOKING = re.compile(
+    r"(?:在|再|还在|正在|重新|继续|开始)找(?P<o>工作|房子|房|对象)?(?!到)"
+    r"|(?i:\b(?:looking|searching|hunting)\s+for\s+(?:a\s+)?(?:new\s+)?(?P<e>job|work|flat|house|place|room)\b"
+    r"|\b(?P<h>job|flat|house)[\s-]?hunting\b)"
+)
+_FOUND = re.compile(
+    r"(?<![没未])找到(?:了)?(?:新)?(?:的)?(?P<o>工作|房子|房|对象)?"
+    r"|(?i:\b(?:found|got|landed)\s+(?:a\s+|the\s+)?(?:new\s+)?(?P<e>job|flat|house|place|room)\b)"
+)
+_SEARCHED = {"工作": "job", "work": "job", "job": "job", "对象": "partner"}
+
+
+def _search(text: str) -> tuple[str, str] | None:
+    """Whether ``text`` tells of a search still on ("looking") or ended ("found"), and for
+    what ("job", "home", "partner"; "" when it says not)."""
+    found = _FOUND.search(text)
+    match, state = (found, "found") if found else (_LOOKING.search(text), "looking")
+    if match is None:
+        return None
+    what = match["o"] or match["e"] or match.groupdict().get("h") or ""
+    return state, _SEARCHED.get(what.lower(), "home" if what else "")
+
+
+# The kind a school's name ends with, no word of which school.
+_SCHOOL_KIND = re.compile(
+    r"(?:小学|中学|大学|幼儿园|学校|学院|(?i:\s+(?:primary|high|school|academy|college|university))+)$"
+)
+# A second one of the slot's kind, no new value of it ("又买了第二辆车", "got a second car").
+_ANOTHER = {
+    "car": re.compile(
+        r"(?i)第二辆|两辆|又买了?一?辆|\b(?:another|second|other|two|both)\s+cars?\b"
+    ),
+}
+# Slots whose value often shares its clause with where it is done ("works nights at St
+# James's"): such an older clause also tells an employer no shift changes, so it is not
+# retired whole for another shift.
+_WITH_PLACE = frozenset({"shift"})
+_PLACE = re.compile(rf"(?:\b(?:at|for|in)\s+(?:the\s+)?[A-Z]|在[{_CJK}A-Za-z]{{2,}})")
+_CLAUSE_END = re.compile(r"[,.;!?，。；！？]")
 OLDEST = 120  # an age above this is no age ("等了200了")
 # What names the kind of place or employer, not which ("the Shanghai office", "一家幼儿园").
 _HEADS = frozenset(
@@ -137,10 +253,22 @@ def slot_values(text: str) -> dict[str, frozenset[str]]:
         for pattern in patterns:
             match = pattern.search(text)
             if match:
-                value = _age(match["v"]) if slot == "age" else _tokens(match["v"])
+                found = match["v"] or match.groupdict().get("w") or ""
+                if slot == "school":
+                    found = _SCHOOL_KIND.sub("", found)  # 实验小学 / 育才小学 share only 小学
+                value = _age(found) if slot == "age" else _tokens(found)
                 if value:
                     out[slot] = value
                     break
+    search = _search(text)
+    if search is not None:
+        out["search"] = frozenset({search[0]})
+    for pattern in _HOLDER:
+        for match in pattern.finditer(text):
+            value = _tokens(_TITLE.sub("", match["v"]))
+            key = "holder:" + stem(match["k"].lower())
+            if value and key not in out:
+                out[key] = value
     return out
 
 
@@ -174,6 +302,12 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
             continue
         if slot == "age" and not _older(new[slot], old[slot]):
             continue  # an age only grows: a younger one is someone else's
+        if slot == "search" and not _same_search(newer, older):
+            continue  # a flat found ends no job search
+        if slot in _ANOTHER and _ANOTHER[slot].search(newer):
+            continue  # a second car beside the first
+        if slot in _WITH_PLACE and _with_place(older, slot):
+            continue  # "works nights at St James's": the shift leaves, the workplace stays
         return slot
     return ""
 
@@ -192,6 +326,25 @@ def joined(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     """Whether ``newer`` tells of joining an employer other than the one ``older`` names
     (the caller checks the subject, the order and that the newer is no plan)."""
     return bool(_JOINED.search(newer)) and swapped(newer, older, who) == "employer"
+
+
+def _same_search(newer: str, older: str) -> bool:
+    """Whether the two statements tell of one search (what each looks for, where said, is
+    the same)."""
+    new, old = _search(newer), _search(older)
+    return new is not None and old is not None and (not new[1] or not old[1] or new[1] == old[1])
+
+
+def _with_place(text: str, slot: str) -> bool:
+    """Whether the clause of ``text`` filling ``slot`` also names where (an employer, a
+    place: "at St James's", "在协和医院")."""
+    for pattern in _PATTERNS[slot]:
+        match = pattern.search(text)
+        if match:
+            start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, match.start())), default=0)
+            end = _CLAUSE_END.search(text, match.end())
+            return bool(_PLACE.search(text[start : end.start() if end else len(text)]))
+    return False
 
 
 def _older(new: frozenset[str], old: frozenset[str]) -> bool:
