@@ -27,7 +27,7 @@ import numpy as np
 from memory.chatter import is_noise
 from memory.conflicts import assign_ids, settled_ids, with_conflict
 from memory.daily_notes import NoteLine
-from memory.dream import sections
+from memory.dream import join, sections
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
@@ -253,6 +253,7 @@ class ExtractiveEngine:
         self.verdicts: VerdictCache | None = None  # the root's pair verdicts, if kept
         self._inputs: DreamInputs | None = None  # the dream's inputs (for grounding)
         self._named: frozenset[str] = frozenset()  # the English names the inputs write
+        self._aliases: dict[str, str] = {}  # the names the chat gave people (_aliases)
         self.record_pairs = False  # compute every pair's features (bench/change_pairs.py)
 
     def propose(self, inputs: DreamInputs) -> Proposal:
@@ -298,6 +299,7 @@ class ExtractiveEngine:
         passed, trimmed = self._trim_passed(live, inputs.today, zh)
         # what a clause gone (retired, or a day gone by) leaves may say another item again
         merged += self._merge_left(live, clusters, worded)
+        merged += self._join_entities(live, clusters, inputs)
         self._conflict_of = self._number_conflicts(live, inputs)
         # Every live item, most important first: the deep phase admits them under the cap.
         keep = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
@@ -409,6 +411,7 @@ class ExtractiveEngine:
         # already classified and embedded); an item worded otherwise, as it reads.
         wording = {st.text: st.judged for st in out if st.prior is None}
         aliases = _aliases(out, names)
+        self._aliases = aliases
         # a chat written in fields ("Running: PB 1:52", "Half marathon PB now 1:48") opens
         # its lines with words that name no one: only a name it writes elsewhere is one
         known = names | frozenset(aliases)
@@ -672,6 +675,64 @@ class ExtractiveEngine:
             cluster.retired = [(c, joined(by)) for c, by in cluster.retired]
         pairs = [(joined(o), joined(n)) for o, n in self._open]
         self._open = [(o, n) for o, n in pairs if o is not n]
+        live[:] = [c for c in live if id(c) not in gone]
+        return len(gone)
+
+    def _join_entities(
+        self, live: list[Cluster], clusters: list[Cluster], inputs: DreamInputs
+    ) -> int:
+        """Join the live items of one subject that tell of one named thing (:mod:`join`),
+        in place: the first said keeps its wording first, each detail follows, the item
+        cites every line. No plan, event or dated item, none in a conflict, none telling a
+        change (it stays whole for the next dream's supersede pass), none likelier chatter
+        than :data:`JOIN_CHATTER`, and no two that one judges a change of the other."""
+        in_conflict = {id(c) for pair in self._open for c in pair}
+        can = [
+            c
+            for c in live
+            if id(c) not in in_conflict
+            and c.head.kind not in ("plan", "event")
+            and c.head.due is None
+            and not c.head.ahead
+            and c.head.chatter < JOIN_CHATTER
+            and not clear_change(c.head.text)  # news stays whole for the next supersede pass
+        ]
+        if len(can) < 2:
+            return 0
+        can.sort(key=lambda c: min((s.day, s.order) for s in c.members))
+        texts = [n.text for n in inputs.notes] + [i.text for i in inputs.prior]
+        chat = join.read_chat(texts, self._names, self._aliases)
+        entries = [
+            join.Entry(
+                c.head.text, c.head.subject, join.count_parts(c.head.text) if c.priors else 1
+            )
+            for c in can
+        ]
+
+        def apart(i: int, j: int) -> bool:
+            a, b = can[i].head, can[j].head
+            cosine = _cosine(a, b)
+            return (
+                self._kept_apart(can[i], can[j])
+                or self._judged_change(b.said(), a.said(), cosine) is not None
+                or self._judged_change(a.said(), b.said(), cosine) is not None
+            )
+
+        gone: dict[int, Cluster] = {}
+        for group in join.groups(entries, chat, apart):
+            into = can[group[0]]
+            head = into.head
+            text = join.joined([can[k].head.text for k in group])
+            for k in group[1:]:
+                into.absorb(can[k])
+                gone[id(can[k])] = into
+            into._head = replace(head, text=text, prior=None, _said=None)
+        if not gone:
+            return 0
+        for cluster in clusters:  # what named a cluster joined away names the one it joined
+            if cluster.superseded_by is not None:
+                cluster.superseded_by = gone.get(id(cluster.superseded_by), cluster.superseded_by)
+            cluster.retired = [(c, gone.get(id(by), by)) for c, by in cluster.retired]
         live[:] = [c for c in live if id(c) not in gone]
         return len(gone)
 
@@ -1051,6 +1112,7 @@ class ExtractiveEngine:
         return with_conflict(item, self._conflict_of.get(id(cluster), ""))
 
 
+JOIN_CHATTER = 0.3  # an item likelier chatter than this joins no other
 RESTATE_NEAREST = 4  # a cluster's head is checked for restatement against this many
 NEAREST = 4  # a change is compared with this many of its subject's nearest older statements
 NEAREST_COSINE = 0.85  # and only those at least this close
