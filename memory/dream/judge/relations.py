@@ -17,6 +17,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import find, month_number
+from memory.dream.judge.places import moved_to, other_place, placed
 from memory.dream.judge.single_slots import FORMER
 from memory.dream.judge.slots import GOAL, ISO_DATE, THOUSANDS, new_value, without_not_values
 from memory.dream.similarity import (
@@ -26,9 +27,10 @@ from memory.dream.similarity import (
     features,
     near_duplicate,
     supersedes,
+    topic_values,
 )
 from memory.dream.text_memo import persisted
-from memory.overlap import containment
+from memory.overlap import containment, jaccard
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk, tokens
 from memory.speaker import SURNAMES
@@ -518,7 +520,7 @@ _PERIOD = frozenset(
 
 
 _CHANGE_TO = re.compile(
-    r"(?:改喝|改吃|改用|改成|换成|换到|搬到|搬去|跳槽到|转到|改到|改为|升为|现在住|现在在|现在是|"
+    r"(?:改喝|改吃|改用|改成|换成|换到|搬到|搬去|跳槽到|转到|改到|改为|升为|现在住(?!的)|现在在|现在是|"
     r"(?i:switched to|moved to|changed to|now (?:drinks?|lives? in|works? (?:at|for)|uses?)|"
     r"gone fully|upped (?:\w+ )*?to|raised (?:\w+ )*?to|up to|cut down to|down to))\s*"
     r"(?P<value>[\u4e00-\u9fff]{1,6}|[\w.:-]+(?:\s+[\w.:-]+)?)"
@@ -651,6 +653,8 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     future = newer.future and not older.future and older.kind != "plan"
     if future and not _PRESENT_VALUE.search(newer.text):
         return False
+    if moved_away(newer, older):
+        return True  # "Yusuf is moving to Manchester": "a pharmacist in Cardiff" moved
     old_core, new_core = _core(older.text), _core(newer.text)
     target = _changed_to(newer.text)
     plans = "plan" in (newer.kind, older.kind)
@@ -696,7 +700,33 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         return False
     if newer.kind != older.kind or not loose:
         return False
-    return supersedes(newer.text, older.text)
+    return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
+
+
+def _names_new_value(newer: str, older: str) -> bool:
+    """What the loosest rule needs beyond a change word and a topic in common: the newer names
+    a value of the topic the older does not ("改喝红茶", "switched to oat milk") or a value it
+    changed to ("改喝大麦茶"), stops one ("咖啡我戒了"), negates, or
+    says mostly what the older says; not a change of another thing of the topic ("moved the
+    coffee machine to the kitchen", "换了一个新的咖啡杯", "now eats more beans")."""
+    if topic_values(newer) - topic_values(older) or features(newer).negated:
+        return True
+    if _changed_to(newer) - _core(older) or _STOP.search(newer):
+        return True  # "改喝大麦茶": the value it changed to; "咖啡我戒了": the value stopped
+    return jaccard(_core(newer), _core(older)) >= 0.5
+
+
+def moved_away(newer: Said, older: Said) -> bool:
+    """``newer`` moves its subject ("is moving to Manchester", "调回成都了") from the place
+    ``older`` names as a modifier ("a pharmacist in Cardiff", "在重庆做建筑设计"):
+    :mod:`judge.places`, read with whose statements they are."""
+    where = placed(older.text)
+    if where is None:
+        return False
+    # who moves is named in the older's own words, not its speaker's label ("陈静：周凯在深圳…"
+    # is not moved by "陈静搬家了")
+    to = moved_to(newer.text, _core(_LABEL.sub("", older.text, count=1)))
+    return bool(to) and other_place(where.place, to)
 
 
 # How far a number reaches in time, by a closed class of words: every day, every week, a
@@ -786,8 +816,8 @@ def _added(text: str) -> bool:
 
 def _other_thing_changed(newer: Said, older: Said) -> bool:
     """The word right before a change names a thing of another topic family than the older's
-    ("把公司搬到苏州" / "住在上海浦东", "her office moved to Dallas" / "lives in Austin"):
-    another thing moved, the older's value holds."""
+    ("把公司搬到苏州" / "住在上海浦东", "her office moved to Dallas" / "lives in Austin"), or,
+    after 把, a thing the older does not name: another thing moved, the older's value holds."""
     theirs = features(older.text).families
     who = whose(newer, older)
     for match in _CHANGE_TO.finditer(newer.text):
@@ -799,6 +829,8 @@ def _other_thing_changed(newer: Said, older: Said) -> bool:
         families = features(words[-1]).families
         if families and not families & theirs:
             return True
+        if "把" in clause and _core(words[-1]) and not _core(words[-1]) & _core(older.text):
+            return True  # "把跑步时间改到晚上": the time of the run moved, not "跑步5公里"
     return False
 
 

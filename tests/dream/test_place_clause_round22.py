@@ -1,0 +1,172 @@
+"""A place inside a clause is the part a move changes (issue 10, round 22).
+
+"Amira is a dentist in Leeds" and then "Amira is moving to York": the place leaves, the
+job stays (``clauses.split_place``); a move that says nothing else changes no statement
+naming no place (``clauses.moves_only``); an English "and" before a subject of its own
+("…and i cycle there") parts a packed line when one of its clauses changes. The rules of
+``relations.replaces`` need a real shared slot: a change of another thing of the topic
+("moved the coffee machine", "把跑步时间改到晚上", "现在住的小区…") replaces nothing. Every
+sentence here is this file's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.dream.judge.clauses import (
+    Split,
+    changed_clauses,
+    moves_only,
+    packed,
+    parts,
+    split_at,
+    split_place,
+)
+from memory.dream.judge.relations import Said, replaces, subject_of
+from memory.dream.similarity import features
+
+
+def _said(text: str, subject: str = "user", kind: str = "fact") -> Said:
+    return Said(text, subject, kind, False)
+
+
+def _read(text: str) -> Said:
+    return Said(text, subject_of(text), features(text).kind, False)
+
+
+# (older, newer, subject, kept, retired)
+MOVES = [
+    (
+        "The user's sister Amira is a dentist in Leeds",
+        "The user's sister Amira is moving to York",
+        "user/sister",
+        "The user's sister Amira is a dentist",
+        "The user's sister Amira is in Leeds",
+    ),
+    (
+        "The user works at Boots in Derby",
+        "The user moved to Nottingham last month",
+        "user",
+        "The user works at Boots",
+        "The user works in Derby",
+    ),
+    (
+        "用户的表哥叫李强，在武汉做会计",
+        "李强调到长沙了",
+        "user/cousin",
+        "用户的表哥叫李强，做会计",
+        "李强在武汉",
+    ),
+    (
+        "用户在苏州一家医院当护士",
+        "用户搬到无锡了",
+        "user",
+        "用户在一家医院当护士",
+        "用户在苏州",
+    ),
+]
+
+
+@pytest.mark.parametrize(("older", "newer", "subject", "kept", "retired"), MOVES)
+def test_a_move_retires_the_place_and_keeps_the_rest(
+    older: str, newer: str, subject: str, kept: str, retired: str
+) -> None:
+    old, new = _said(older, subject), _said(newer, subject)
+    assert replaces(new, old)
+    assert split_place(old, new) == Split(kept, retired)
+
+
+NO_PLACE_SPLIT = [
+    # another thing moved, not the subject
+    ("The user is a nurse in Austin", "The user's office moved to Dallas", "user"),
+    # the speaker moved, not the one the older is about
+    ("陈丽：王涛在深圳做程序员", "陈丽搬家了，搬到福田了", "陈丽"),
+    # the same place, more closely
+    ("用户在重庆做设计", "用户搬到重庆市区了", "user"),
+    # the place is the whole fact: the whole statement is the old value
+    ("The user lives in Leeds", "The user moved to York", "user"),
+    ("用户在上海工作", "用户搬到杭州了", "user"),
+]
+
+
+@pytest.mark.parametrize(("older", "newer", "subject"), NO_PLACE_SPLIT)
+def test_no_place_split_without_a_move_of_the_subject_from_a_modifier_place(
+    older: str, newer: str, subject: str
+) -> None:
+    assert split_place(_said(older, subject), _said(newer, subject)) is None
+
+
+def test_a_bare_move_changes_no_statement_naming_no_place() -> None:
+    older = _said("The user's brother Omar is a chef", "user/brother")
+    move = _said(
+        "The user's brother Omar is moving to Glasgow for a restaurant job", "user/brother"
+    )
+    assert moves_only(move, older)
+    # it says more than the move: the rest may change the older
+    more = _said("Omar's moving to Glasgow, so Sam is the chef now", "user/brother")
+    assert not moves_only(more, older)
+    # an older naming a place is the move's to judge
+    placed = _said("The user's brother Omar is a chef in Bath", "user/brother")
+    assert not moves_only(move, placed)
+
+
+def test_and_before_a_subject_of_its_own_parts_a_changed_line() -> None:
+    older = _said("The user: i work at the library on sundays and i cycle there")
+    split = parts(older)
+    assert split is not None
+    assert split.clauses == ("i work at the library on sundays", "i cycle there")
+    # the change judgement reads the line as it was trained to: one clause
+    assert not packed(older)
+    newer = _said("The user: got a job at the leisure centre instead, mondays after school")
+    hits = changed_clauses(older, newer)
+    assert hits == [True, False]
+    assert split_at(older, hits) == Split(
+        "The user: i cycle there", "The user: i work at the library on sundays"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The user said Tom and I went to Leeds",
+        "The user said she and I met at school",
+        "The user loves Whitby and we go every year",
+    ],
+)
+def test_a_joint_subject_is_no_clause_of_its_own(text: str) -> None:
+    assert parts(_said(text)) is None
+
+
+# Pairs of this file's own: an older statement and a newer one sharing a topic word or a
+# change word that changes nothing of it (each a false positive of a rule before).
+NOT_CHANGED = [
+    ("The user drinks oat milk lattes", "The user moved the coffee machine to the kitchen"),
+    ("The user is vegetarian", "The user now eats more beans for protein"),
+    ("用户每天早上喝美式咖啡", "用户换了一个新的咖啡杯"),
+    ("用户每天跑步5公里", "用户把跑步时间改到晚上了"),
+    ("用户坐地铁上班", "用户现在住的小区离地铁近"),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), NOT_CHANGED)
+def test_a_change_of_another_thing_of_the_topic_replaces_nothing(older: str, newer: str) -> None:
+    assert not replaces(_read(newer), _read(older))
+
+
+# And the changes the rules must keep finding.
+CHANGED = [
+    ("The user lives in Bristol", "The user moved to Bath"),
+    ("The user works at Tesco", "The user now works at Aldi"),
+    ("The user drinks green tea", "The user switched to coffee"),
+    ("The user weighs 80 kg", "The user weighs 77 kg"),
+    ("用户住在成都武侯区", "用户搬到了成华区"),
+    ("用户喜欢喝绿茶", "用户改喝红茶了"),
+    ("用户的房租每月4500元", "用户的房租涨到4800元了"),
+    ("用户坐地铁上班", "用户现在改骑车上班了"),
+    ("The user takes the bus to work", "The user switched to cycling to work"),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), CHANGED)
+def test_the_rules_still_find_real_changes(older: str, newer: str) -> None:
+    assert replaces(_read(newer), _read(older))
