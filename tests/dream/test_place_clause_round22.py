@@ -5,8 +5,9 @@ job stays (``clauses.split_place``); a move that says nothing else changes no st
 naming no place (``clauses.moves_only``); an English "and" before a subject of its own
 ("…and i cycle there") parts a packed line when one of its clauses changes. The rules of
 ``relations.replaces`` need a real shared slot: a change of another thing of the topic
-("moved the coffee machine", "把跑步时间改到晚上", "现在住的小区…") replaces nothing. Every
-sentence here is this file's own.
+("moved the coffee machine", "把跑步时间改到晚上", "现在住的小区…") replaces nothing, and a stop
+ends the older's thing only when said of it ("quit the drama club" ends no "swimming
+club", "女儿的钢琴老师退了" no piano). Every sentence here is this file's own.
 """
 
 from __future__ import annotations
@@ -170,3 +171,50 @@ CHANGED = [
 @pytest.mark.parametrize(("older", "newer"), CHANGED)
 def test_the_rules_still_find_real_changes(older: str, newer: str) -> None:
     assert replaces(_read(newer), _read(older))
+
+
+# A stop ends the older's thing only when it is said of that thing: the object after the stop
+# (most of its words the older's, beyond when it happens), or the last word before it.
+STOPPED_OTHER = [
+    ("The user goes to yoga on Tuesdays", "The user no longer goes to the Tuesday pottery class"),
+    ("The user's son plays football at school", "The user's son stopped taking the school bus"),
+    (
+        "The user works from home on Fridays",
+        "The user stopped going to the office gym on Fridays",
+    ),
+    ("用户在家附近的超市买菜", "用户不再去家附近的健身房了"),
+    ("The user cycles to the station", "The user stopped parking at the station"),
+    ("The user reads before bed", "The user stopped using the phone before bed"),
+    ("The user volunteers at the food bank on Thursdays", "The user quit the Thursday choir"),
+    ("The user's daughter goes to swimming club", "The user's daughter quit the drama club"),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), STOPPED_OTHER)
+def test_a_stop_of_another_thing_ends_nothing(older: str, newer: str) -> None:
+    assert not replaces(_read(newer), _read(older))
+
+
+def test_a_stop_before_which_another_thing_stands_ends_nothing() -> None:
+    older = _said("用户的女儿在学钢琴", "user/daughter")
+    assert not replaces(_said("女儿的钢琴老师退了", "user/daughter"), older)
+
+
+STOPPED = [
+    ("The user takes the bus to work", "The user stopped taking the bus", "user"),
+    ("用户每天吃阿司匹林", "用户不再吃阿司匹林了", "user"),
+    ("The user goes to yoga on Tuesdays", "The user stopped going to yoga", "user"),
+    ("The user takes a statin at night", "The user stopped the statin", "user"),
+    ("用户的妈妈每天吃二甲双胍", "医生说二甲双胍不吃了，换成别的药", "user/mother"),
+    ("Mr Hale is the user's landlord", "Mr Hale is no longer the landlord", "user"),
+    (
+        "The user's dad has home carers twice a day",
+        "The user's dad's home carers have stopped",
+        "user/father",
+    ),
+]
+
+
+@pytest.mark.parametrize(("older", "newer", "subject"), STOPPED)
+def test_a_stop_of_the_older_thing_still_ends_it(older: str, newer: str, subject: str) -> None:
+    assert replaces(_said(newer, subject), _said(older, subject))

@@ -888,7 +888,8 @@ def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     for match in _STOP.finditer(newer):
         clause = _CLAUSE.split(newer[match.end() :], maxsplit=1)[0]
         before = _CLAUSE.split(newer[: match.start()])[-1]
-        after = _core(clause)
+        told = _core(clause)  # what the stop is said of, and the most of it the older's
+        after = _stopped_thing(clause, theirs)
         if has_cjk(before):
             stopped = _core(before[-8:])
         else:
@@ -897,16 +898,54 @@ def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
             # an older naming the newer's other names ("a letting agent takes over, Quinn
             # Lettings" before "Byrne is no longer the landlord; rent goes to Quinn
             # Lettings") told of the same change: no old value
-            named = {stem(w.lower()) for w in _CAPITAL.findall(newer)} - stopped - after - who
+            named = {stem(w.lower()) for w in _CAPITAL.findall(newer)} - stopped - told - who
             if named & theirs:
                 continue
-            if after and not _COPULA_STOP.match(match.group(0)):
+            if told and not _COPULA_STOP.match(match.group(0)):
                 stopped = frozenset()  # "the clinic dropped her warfarin": the warfarin did
-        if theirs & (after | stopped):
+        if theirs & (after | _head(before, stopped)):
             return True
     return False
 
 
+# What a stop is said of: its object, without a light verb or article before it and without
+# what follows a preposition ("stopped taking the bus to work": the bus; "不再去家附近的健身房":
+# 健身房, what the last 的 names).
+_LIGHT = re.compile(
+    r"(?i)^(?:(?:taking|going|going to|using|doing|having|drinking|eating|seeing|the|a|an|my|"
+    r"her|his|their|our)\s+)+|^(?:去|吃|喝|用|上|做|打|玩|练|再)+"
+)
+_AFTER_THING = re.compile(
+    r"(?i)\s+(?:to|at|on|in|with|before|after|for|from|every|each|because|since|and|but|so|"
+    r"as|now)\b.*$"
+)
+
+
+def _stopped_thing(clause: str, theirs: frozenset[str]) -> frozenset[str]:
+    """The words of the thing a stop's ``clause`` names, when most of them are the older's
+    (``theirs``): "the drama club" stops no "swimming club", "the Tuesday pottery class" no
+    "yoga on Tuesdays"; empty otherwise."""
+    thing = _AFTER_THING.sub("", _LIGHT.sub("", clause.strip()))
+    if has_cjk(thing):
+        thing = _LIGHT.sub("", thing.split("的")[-1])
+    words = _core(thing) - _WHEN_WORDS - _WEEKDAYS
+    return words if len(words & theirs) * 2 > len(words) else frozenset()
+
+
+def _head(before: str, stopped: frozenset[str]) -> frozenset[str]:
+    """What stopped, of the words right before a stop: the last of ``stopped`` in ``before``
+    ("女儿的钢琴老师退了": the teacher, not the piano; "医生说阿卡波糖不吃了": 阿卡波糖; "Mr Byrne
+    is no longer": Byrne)."""
+    words = [stem(w.lower()) for w in content_words(_undated(before))]
+    last = next((w for w in reversed(words) if w in stopped), "")
+    return frozenset({last}) if last else frozenset()
+
+
+_WEEKDAYS = frozenset(
+    stem(w)
+    for w in "monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday "
+    "fridays saturday saturdays sunday sundays 周一 周二 周三 周四 周五 周六 周日".split()
+)
 # Times of day and of the week, and light verbs: the when and how of a habit, not its thing.
 _WHEN_WORDS = frozenset(
     stem(w)
