@@ -218,3 +218,26 @@ STOPPED = [
 @pytest.mark.parametrize(("older", "newer", "subject"), STOPPED)
 def test_a_stop_of_the_older_thing_still_ends_it(older: str, newer: str, subject: str) -> None:
     assert replaces(_said(newer, subject), _said(older, subject))
+
+
+# The same plan on another day, said with no word of a change, is another occurrence.
+OCCURRENCES = [
+    ("The user has physio on 2027-03-03", "The user has physio on 2027-03-10"),
+    ("用户2027-04-02去医院复查", "用户2027-05-07去医院复查"),
+    ("The user's book club meets on 2027-06-01", "The user's book club meets on 2027-07-06"),
+]
+MOVED_PLANS = [
+    ("The user has physio on 2027-03-03", "The user's physio moved to 2027-03-05"),
+    ("用户2027-04-02去医院复查", "用户的复查改到2027-04-09了"),
+    ("The user's book club meets on 2027-06-01", "The book club is on 2027-06-08 instead"),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), OCCURRENCES)
+def test_another_date_without_a_change_word_is_another_occurrence(older: str, newer: str) -> None:
+    assert not replaces(_said(newer, kind="plan"), _said(older, kind="plan"))
+
+
+@pytest.mark.parametrize(("older", "newer"), MOVED_PLANS)
+def test_a_plan_said_moved_still_takes_its_new_date(older: str, newer: str) -> None:
+    assert replaces(_said(newer, kind="plan"), _said(older, kind="plan"))

@@ -686,7 +686,9 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         overlap = containment(new_core - who - marks, old_core - who)
         changed = bool(marks)
         others = _relations(newer.text, who) != _relations(older.text, who)
-        if not others and (overlap >= 0.75 or (changed and overlap >= 0.3)):
+        # a new date said with no word of a change is another occurrence ("physio on the
+        # 3rd" and "physio on the 10th": weekly), not the plan moved
+        if not others and changed and overlap >= 0.3:
             return True  # the same plan, a new date
     if same_language and _other_distance(newer.text, older.text):
         return False  # "a 10k in 61 min" is another record than "a 5k in 28 min"
@@ -875,11 +877,12 @@ def one_day(text: str) -> bool:
 
 
 def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
-    """``newer`` says the thing ``older`` is about has stopped: a word of ``older`` (not a
-    slot word) follows the stop within its clause, or is what stopped, right before it ("停
-    了", "home carers have stopped", "Mr Byrne is no longer the landlord": the last two
-    words before the stop and its auxiliary, not whose statements they are, ``who``), and
-    ``older`` itself says no stop."""
+    """``newer`` says the thing ``older`` is about has stopped: the thing named after the
+    stop within its clause is mostly ``older``'s (:func:`_stopped_thing`; not a slot word),
+    or what stopped, right before it, is ``older``'s ("停了", "home carers have stopped",
+    "Mr Byrne is no longer the landlord": the last of the two words before the stop and its
+    auxiliary, not whose statements they are, ``who``: :func:`_head`), and ``older``
+    itself says no stop."""
     if _STOP.search(older) or _goes_on(newer, older):
         return False
     # when it is taken or done and the light verb say nothing of what: "vitamin D every
