@@ -45,7 +45,16 @@ from memory.dream.judge import (
 )
 from memory.dream.judge.beings import names_in, other_beings
 from memory.dream.judge.classifier import Judgement, classify
-from memory.dream.judge.clauses import Split, changed_clauses, packed, parts, split_at, units
+from memory.dream.judge.clauses import (
+    Split,
+    changed_clauses,
+    moves_only,
+    packed,
+    parts,
+    split_at,
+    split_place,
+    units,
+)
 from memory.dream.judge.relations import (
     Said,
     alias_of,
@@ -776,6 +785,8 @@ class ExtractiveEngine:
                 if self._kept_apart(older, newer):
                     continue
                 judged = self._judge_pair(newer, older, _cosine(head, older.head))
+                if judged.how not in RULES and moves_only(said, older.head.said()):
+                    continue  # a move changes where one is, not what one is
                 if judged.retires:
                     found.append((older, judged.score, judged.how or "learned"))
                 elif judged.how is not None and packed(older.head.said()):
@@ -801,6 +812,8 @@ class ExtractiveEngine:
                     hits = self._clause_changes(head, older.head, together) or hits
                     asked = any(hits)
                 part = split_at(old_said, hits) if hits is not None else None
+                # a move changes the place alone: "a pharmacist in Cardiff" stays a pharmacist
+                part = split_place(old_said, said) or part
                 # the clause it judged changed carries the others ("…，不然写不动代码")
                 whole = asked and part is None
                 if part is not None and not self._grounded(part, older):

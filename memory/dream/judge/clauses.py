@@ -22,10 +22,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory.dream.judge.places import moved_to, names_place, placed
 from memory.dream.judge.relations import (
     EN_SUBJECT,
     ZH_SUBJECT,
     Said,
+    moved_away,
     whose,
 )
 from memory.dream.judge.single_slots import swapped
@@ -43,6 +45,12 @@ _VERBS = (
     "charges|earns|pays|rents|shares|speaks|reads|writes|cooks|sleeps|wakes|tries|aims"
 )
 _SPLIT = re.compile(rf"\s*(?:[，;；]|(?<!\d),|,(?!\d{{3}}))\s*|\s+and\s+(?=(?:{_VERBS})\b)")
+# So does an "and" before a subject pronoun after a clause with a verb ("works at tiger tea
+# on saturdays and i bus there"): a sentence of its own; not "Tom and I", "she and I".
+_PRONOUN = r"(?i:i|we|he|she|they)\b(?!')"
+_AND_PRONOUN = re.compile(rf"\s+and\s+(?={_PRONOUN}\s+\w)")
+_OWN_SUBJECT = re.compile(rf"^{_PRONOUN}\s+\w")
+_JOINT = re.compile(rf"(?:\b[A-Z][a-z]+|\b{_PRONOUN}|\b(?i:you|me|mum|dad))$")
 # Chinese writes no spaces between words: a space between two Chinese characters parts
 # clauses said without punctuation ("用户姓周 七十三了", voice input). Only a split of a
 # changed statement reads it; :func:`packed` counts punctuated clauses.
@@ -79,11 +87,26 @@ _GAP = re.compile(r"\s+and\s+(?=[£$€¥]?\d)")
 _VALUE = re.compile(r"[£$€¥]?\d")
 
 
-def _clauses(body: str) -> list[str]:
+def _clauses(body: str, *, own: bool = True) -> list[str]:
+    """The clauses of ``body``; ``own``: also at an "and" before a subject of its own."""
     out: list[str] = []
     for clause in _SPLIT.split(body.strip().rstrip("。.")):
-        out += _gapped(clause) if clause else []
+        for piece in (_own_subjects(clause) if own else [clause]) if clause else []:
+            out += _gapped(piece)
     return out
+
+
+def _own_subjects(clause: str) -> list[str]:
+    """``clause``, or its parts at an "and" that opens a sentence with its own subject."""
+    out: list[str] = []
+    start = 0
+    for match in _AND_PRONOUN.finditer(clause):
+        head = clause[start : match.start()]
+        if _JOINT.search(head) or not _ANY_VERB.search(head) or has_cjk(head):
+            continue
+        out.append(head)
+        start = match.end()
+    return [*out, clause[start:]]
 
 
 def _gapped(clause: str) -> list[str]:
@@ -96,8 +119,10 @@ def _gapped(clause: str) -> list[str]:
 
 
 def packed(said: Said) -> bool:
-    """Whether a statement packs several clauses (several facts, perhaps)."""
-    return len(_clauses(_LABEL.sub("", said.text, count=1))) > 1
+    """Whether a statement packs several clauses (several facts, perhaps), as the change
+    judgement was trained to read them: an "and" before a subject of its own ("…and i bus
+    there") parts clauses only when a change is split."""
+    return len(_clauses(_LABEL.sub("", said.text, count=1), own=False)) > 1
 
 
 @dataclass(frozen=True)
@@ -178,7 +203,7 @@ def _dependent(clauses: tuple[str, ...], i: int) -> bool:
     clause = clauses[i]
     if _DEPENDENT.match(clause):
         return True
-    if has_cjk(clause) or _COPULA.match(clauses[0]):
+    if has_cjk(clause) or _COPULA.match(clauses[0]) or _OWN_SUBJECT.match(clause):
         return False
     return not _ANY_VERB.search(clause) and not _VALUE.match(clause)
 
@@ -225,14 +250,18 @@ def split_at(older: Said, changed: list[bool]) -> Split | None:
     if all(hits):
         return None
     kept_clauses = [c for c, hit in zip(clauses, hits, strict=True) if not hit]
-    if (
-        hits[0]
-        and not zh
-        and not (who and all(_STARTS_WITH_VERB.match(c) or c.startswith(who) for c in kept_clauses))
-    ):
+    if hits[0] and not zh and not (who and all(_reads_alone(c, who) for c in kept_clauses)):
         return None  # an English clause without its subject reads as no sentence
     joint = "，" if zh else ", "
     return Split(_worded(split, hits, False, joint), _worded(split, hits, True, joint))
+
+
+def _reads_alone(clause: str, who: str) -> bool:
+    """An English clause read after its subject reads as a sentence: it opens with a verb,
+    with the subject, or with a subject of its own ("i bus there")."""
+    return bool(
+        _STARTS_WITH_VERB.match(clause) or clause.startswith(who) or _OWN_SUBJECT.match(clause)
+    )
 
 
 def _worded(split: Parts, hits: list[bool], side: bool, joint: str) -> str:
@@ -250,6 +279,28 @@ def split_changed(older: Said, newer: Said, *, by_words: bool = False) -> Split 
     if changed is None or all(changed):
         return None
     return split_at(older, changed)
+
+
+def split_place(older: Said, newer: Said) -> Split | None:
+    """``older`` apart at its place when ``newer`` moves the subject elsewhere
+    (:func:`relations.moved_away`): "Yusuf is a pharmacist in Cardiff" keeps "Yusuf is a
+    pharmacist" and retires "Yusuf is in Cardiff"; None when ``older`` names no place as a
+    modifier, or no move."""
+    where = placed(older.text)
+    if where is None or not moved_away(newer, older):
+        return None
+    return Split(where.without, where.there)
+
+
+def moves_only(newer: Said, older: Said) -> bool:
+    """``newer`` says only that its subject moves to a place ("is moving to Manchester for a
+    hospital pharmacy job") and ``older`` names no place ("Yusuf is a pharmacist"): the move
+    changes where one is, nothing ``older`` says."""
+    if names_place(older.text) or "home" in features(older.text).families:
+        return False
+    if len(_clauses(_LABEL.sub("", newer.text, count=1))) > 1:
+        return False  # "Dan's moving to London, so Marta Silva is our coach now": more
+    return bool(moved_to(newer.text, _grams(_LABEL.sub("", older.text, count=1))))
 
 
 def _most_shared(newer: str, clauses: list[str], mine: frozenset[str]) -> list[bool]:
@@ -274,9 +325,11 @@ __all__ = [
     "Split",
     "changed_clauses",
     "lead",
+    "moves_only",
     "packed",
     "parts",
     "split_at",
     "split_changed",
+    "split_place",
     "units",
 ]

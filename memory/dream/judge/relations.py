@@ -17,6 +17,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import find, month_number
+from memory.dream.judge.places import moved_to, other_place, placed
 from memory.dream.judge.single_slots import FORMER
 from memory.dream.judge.slots import GOAL, ISO_DATE, THOUSANDS, new_value, without_not_values
 from memory.dream.similarity import (
@@ -26,9 +27,10 @@ from memory.dream.similarity import (
     features,
     near_duplicate,
     supersedes,
+    topic_values,
 )
 from memory.dream.text_memo import persisted
-from memory.overlap import containment
+from memory.overlap import containment, jaccard
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk, tokens
 from memory.speaker import SURNAMES
@@ -574,7 +576,7 @@ _PERIOD = frozenset(
 
 
 _CHANGE_TO = re.compile(
-    r"(?:改喝|改吃|改用|改成|换成|换到|搬到|搬去|跳槽到|转到|改到|改为|升为|现在住|现在在|现在是|"
+    r"(?:改喝|改吃|改用|改成|换成|换到|搬到|搬去|跳槽到|转到|改到|改为|升为|现在住(?!的)|现在在|现在是|"
     r"(?i:switched to|moved to|changed to|now (?:drinks?|lives? in|works? (?:at|for)|uses?)|"
     r"gone fully|upped (?:\w+ )*?to|raised (?:\w+ )*?to|up to|cut down to|down to))\s*"
     r"(?P<value>[\u4e00-\u9fff]{1,6}|[\w.:-]+(?:\s+[\w.:-]+)?)"
@@ -707,6 +709,8 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     future = newer.future and not older.future and older.kind != "plan"
     if future and not _PRESENT_VALUE.search(newer.text):
         return False
+    if moved_away(newer, older):
+        return True  # "Yusuf is moving to Manchester": "a pharmacist in Cardiff" moved
     old_core, new_core = _core(older.text), _core(newer.text)
     target = _changed_to(newer.text)
     plans = "plan" in (newer.kind, older.kind)
@@ -738,7 +742,9 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         overlap = containment(new_core - who - marks, old_core - who)
         changed = bool(marks)
         others = _relations(newer.text, who) != _relations(older.text, who)
-        if not others and (overlap >= 0.75 or (changed and overlap >= 0.3)):
+        # a new date said with no word of a change is another occurrence ("physio on the
+        # 3rd" and "physio on the 10th": weekly), not the plan moved
+        if not others and changed and overlap >= 0.3:
             return True  # the same plan, a new date
     if same_language and _other_distance(newer.text, older.text):
         return False  # "a 10k in 61 min" is another record than "a 5k in 28 min"
@@ -752,7 +758,33 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         return False
     if newer.kind != older.kind or not loose:
         return False
-    return supersedes(newer.text, older.text)
+    return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
+
+
+def _names_new_value(newer: str, older: str) -> bool:
+    """What the loosest rule needs beyond a change word and a topic in common: the newer names
+    a value of the topic the older does not ("改喝红茶", "switched to oat milk") or a value it
+    changed to ("改喝大麦茶"), stops one ("咖啡我戒了"), negates, or
+    says mostly what the older says; not a change of another thing of the topic ("moved the
+    coffee machine to the kitchen", "换了一个新的咖啡杯", "now eats more beans")."""
+    if topic_values(newer) - topic_values(older) or features(newer).negated:
+        return True
+    if _changed_to(newer) - _core(older) or _STOP.search(newer):
+        return True  # "改喝大麦茶": the value it changed to; "咖啡我戒了": the value stopped
+    return jaccard(_core(newer), _core(older)) >= 0.5
+
+
+def moved_away(newer: Said, older: Said) -> bool:
+    """``newer`` moves its subject ("is moving to Manchester", "调回成都了") from the place
+    ``older`` names as a modifier ("a pharmacist in Cardiff", "在重庆做建筑设计"):
+    :mod:`judge.places`, read with whose statements they are."""
+    where = placed(older.text)
+    if where is None:
+        return False
+    # who moves is named in the older's own words, not its speaker's label ("陈静：周凯在深圳…"
+    # is not moved by "陈静搬家了")
+    to = moved_to(newer.text, _core(_LABEL.sub("", older.text, count=1)))
+    return bool(to) and other_place(where.place, to)
 
 
 # How far a number reaches in time, by a closed class of words: every day, every week, a
@@ -842,8 +874,8 @@ def _added(text: str) -> bool:
 
 def _other_thing_changed(newer: Said, older: Said) -> bool:
     """The word right before a change names a thing of another topic family than the older's
-    ("把公司搬到苏州" / "住在上海浦东", "her office moved to Dallas" / "lives in Austin"):
-    another thing moved, the older's value holds."""
+    ("把公司搬到苏州" / "住在上海浦东", "her office moved to Dallas" / "lives in Austin"), or,
+    after 把, a thing the older does not name: another thing moved, the older's value holds."""
     theirs = features(older.text).families
     who = whose(newer, older)
     for match in _CHANGE_TO.finditer(newer.text):
@@ -855,6 +887,8 @@ def _other_thing_changed(newer: Said, older: Said) -> bool:
         families = features(words[-1]).families
         if families and not families & theirs:
             return True
+        if "把" in clause and _core(words[-1]) and not _core(words[-1]) & _core(older.text):
+            return True  # "把跑步时间改到晚上": the time of the run moved, not "跑步5公里"
     return False
 
 
@@ -899,11 +933,12 @@ def one_day(text: str) -> bool:
 
 
 def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
-    """``newer`` says the thing ``older`` is about has stopped: a word of ``older`` (not a
-    slot word) follows the stop within its clause, or is what stopped, right before it ("停
-    了", "home carers have stopped", "Mr Byrne is no longer the landlord": the last two
-    words before the stop and its auxiliary, not whose statements they are, ``who``), and
-    ``older`` itself says no stop."""
+    """``newer`` says the thing ``older`` is about has stopped: the thing named after the
+    stop within its clause is mostly ``older``'s (:func:`_stopped_thing`; not a slot word),
+    or what stopped, right before it, is ``older``'s ("停了", "home carers have stopped",
+    "Mr Byrne is no longer the landlord": the last of the two words before the stop and its
+    auxiliary, not whose statements they are, ``who``: :func:`_head`), and ``older``
+    itself says no stop."""
     if _STOP.search(older) or _goes_on(newer, older):
         return False
     # when it is taken or done and the light verb say nothing of what: "vitamin D every
@@ -912,7 +947,8 @@ def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     for match in _STOP.finditer(newer):
         clause = _CLAUSE.split(newer[match.end() :], maxsplit=1)[0]
         before = _CLAUSE.split(newer[: match.start()])[-1]
-        after = _core(clause)
+        told = _core(clause)  # what the stop is said of, and the most of it the older's
+        after = _stopped_thing(clause, theirs)
         if has_cjk(before):
             stopped = _core(before[-8:])
         else:
@@ -921,16 +957,54 @@ def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
             # an older naming the newer's other names ("a letting agent takes over, Quinn
             # Lettings" before "Byrne is no longer the landlord; rent goes to Quinn
             # Lettings") told of the same change: no old value
-            named = {stem(w.lower()) for w in _CAPITAL.findall(newer)} - stopped - after - who
+            named = {stem(w.lower()) for w in _CAPITAL.findall(newer)} - stopped - told - who
             if named & theirs:
                 continue
-            if after and not _COPULA_STOP.match(match.group(0)):
+            if told and not _COPULA_STOP.match(match.group(0)):
                 stopped = frozenset()  # "the clinic dropped her warfarin": the warfarin did
-        if theirs & (after | stopped):
+        if theirs & (after | _head(before, stopped)):
             return True
     return False
 
 
+# What a stop is said of: its object, without a light verb or article before it and without
+# what follows a preposition ("stopped taking the bus to work": the bus; "不再去家附近的健身房":
+# 健身房, what the last 的 names).
+_LIGHT = re.compile(
+    r"(?i)^(?:(?:taking|going|going to|using|doing|having|drinking|eating|seeing|the|a|an|my|"
+    r"her|his|their|our)\s+)+|^(?:去|吃|喝|用|上|做|打|玩|练|再)+"
+)
+_AFTER_THING = re.compile(
+    r"(?i)\s+(?:to|at|on|in|with|before|after|for|from|every|each|because|since|and|but|so|"
+    r"as|now)\b.*$"
+)
+
+
+def _stopped_thing(clause: str, theirs: frozenset[str]) -> frozenset[str]:
+    """The words of the thing a stop's ``clause`` names, when most of them are the older's
+    (``theirs``): "the drama club" stops no "swimming club", "the Tuesday pottery class" no
+    "yoga on Tuesdays"; empty otherwise."""
+    thing = _AFTER_THING.sub("", _LIGHT.sub("", clause.strip()))
+    if has_cjk(thing):
+        thing = _LIGHT.sub("", thing.split("的")[-1])
+    words = _core(thing) - _WHEN_WORDS - _WEEKDAYS
+    return words if len(words & theirs) * 2 > len(words) else frozenset()
+
+
+def _head(before: str, stopped: frozenset[str]) -> frozenset[str]:
+    """What stopped, of the words right before a stop: the last of ``stopped`` in ``before``
+    ("女儿的钢琴老师退了": the teacher, not the piano; "医生说阿卡波糖不吃了": 阿卡波糖; "Mr Byrne
+    is no longer": Byrne)."""
+    words = [stem(w.lower()) for w in content_words(_undated(before))]
+    last = next((w for w in reversed(words) if w in stopped), "")
+    return frozenset({last}) if last else frozenset()
+
+
+_WEEKDAYS = frozenset(
+    stem(w)
+    for w in "monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday "
+    "fridays saturday saturdays sunday sundays 周一 周二 周三 周四 周五 周六 周日".split()
+)
 # Times of day and of the week, and light verbs: the when and how of a habit, not its thing.
 _WHEN_WORDS = frozenset(
     stem(w)
