@@ -1166,6 +1166,8 @@ def _keeps(newer: str, older: str) -> bool:
     new_values, old_values = typed_values(newer), typed_values(older)
     if any(not values <= new_values.get(kind, frozenset()) for kind, values in old_values.items()):
         return False
+    if single_slots.swapped(newer, older):
+        return False  # "女儿换幼儿园了，现在去彩虹幼儿园" names another school, adds to none
     words = anchors(older)
     return bool(words) and len(words & anchors(newer)) >= KEEPS_ANCHORS * len(words)
 

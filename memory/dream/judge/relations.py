@@ -108,6 +108,12 @@ _REPORTED = re.compile(
     r"reported|brought up)(?:\s+that)?[,:]?\s+)"
 )
 _POSSESSIVE = re.compile(r"^[A-Z][a-z]+(?: [A-Z][a-z]+)?'s\s")
+# Kin no group calls its own together: a member's child or partner.
+_OWN_KIN = frozenset(
+    "女儿 儿子 闺女 大女儿 小女儿 大儿子 小儿子 老公 老婆 丈夫 妻子 男朋友 女朋友 未婚夫 "
+    "未婚妻".split()
+)
+_SUMMARY_OWN = re.compile(rf"^(?i:their|his|her)\s+(?=(?i:{_EN_REL})\b)")
 _SAID_BY_USER = re.compile(r"^(?:用户|The user|the user|User)(?:：|: )")
 
 
@@ -126,6 +132,8 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
         # "The user mentioned Joan's 87th birthday is …": about whom the words name, if
         # they name a relation, a member or someone's own ("Joan's"), else the user's
         rest = text[reported.end() :]
+        # a summary's "their friend" ("The user said their friend pays …") is the user's
+        rest = _SUMMARY_OWN.sub("my ", rest, count=1)
         if _POSSESSIVE.match(rest):
             return subject_of(rest, names)
         inner = subject_of(("用户：" if has_cjk(rest[:1]) else "The user: ") + rest, names)
@@ -135,7 +143,7 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
         match = pattern.match(text)
         if match and not _member_and_frame(match.group("who"), names):
             who = _who(match.group("who"), names)
-            return f"{who}/{_REL_OF[match.group('rel').lower()]}"
+            return f"{who}/{_nested(match.group('who'), match.group('rel'))}"
     bare = _bare_relation(text, names)
     if bare:
         return bare
@@ -152,6 +160,14 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
             return "user"  # "Oakwood staff now manage …": a place's staff, no one named
         return (_pair(text, match.group("who"), names) if who != "user" else "") or who
     return "user"
+
+
+def _nested(owner: str, rel: str) -> str:
+    """The relation ``rel`` of ``owner``; of a relation's own ("闺蜜的男朋友": the friend's
+    boyfriend) both, so it is neither the friend nor the speaker's own boyfriend."""
+    mine = _REL_OF[rel.lower()]
+    theirs = _REL_OF.get(owner.lower())
+    return f"{theirs}-{mine}" if theirs is not None else mine
 
 
 _BODY_AFTER = re.compile(r"\s+(?P<word>[a-z]+)\b")
@@ -218,7 +234,8 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
         match = pattern.match(body)
         if match:
             whose = _who(match.group("who"), names)
-            return f"{whose if whose != 'user' else who}/{_REL_OF[match.group('rel').lower()]}"
+            rel = _nested(match.group("who"), match.group("rel"))
+            return f"{whose if whose != 'user' else who}/{rel}"
     match = _ZH_BARE.match(body) if has_cjk(body[:1]) else _EN_BARE.match(body)
     if match is None:
         # or whose a thing said is ("GP increased Mum's donepezil"): a relation's possessive
@@ -235,9 +252,10 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
         # break") is about whom it names, else the speaker's own
         inner = subject_of(body[told.end() :], names)
         return inner if inner != "user" else ""
-    if who != "user" and match.group("cap"):
+    if who != "user" and match.group("cap") and rel not in _OWN_KIN:
         # a member naming a relation bare ("王建国：奶奶83岁了") may speak of one the whole
-        # group calls so: whose it is stays the speaker's line, as it was
+        # group calls so: whose it is stays the speaker's line, as it was; a child or a
+        # partner named bare ("王芳：女儿换幼儿园了") is the speaker's own
         return ""
     return f"{who}/{_REL_OF[rel.lower()]}"
 
@@ -329,7 +347,8 @@ def _joint(text: str, name: str, names: frozenset[str]) -> str:
             body = body[opener.end() :] if opener else body
             for other in sorted(names, key=len, reverse=True):
                 if body.startswith(other) and other != name:
-                    return _pair(body, other, names)
+                    # or about the other member alone ("Mia: Tom moved to Swansea")
+                    return _pair(body, other, names) or subject_of(body, names)
             match = _EN_WHO.match(body)
             if match and not has_cjk(body[:12]) and match.group("who") != name:
                 return _pair(body, match.group("who"), names)

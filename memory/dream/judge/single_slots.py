@@ -68,6 +68,13 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"在(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?)(?:工作|上班|任职|实习|做(?=[{_CJK}]{{0,8}}?(?:{_ZH_JOBS}))|当(?=[{_CJK}]{{0,6}}?(?:{_ZH_JOBS})))"
         ),
         re.compile(rf"(?:入职|跳槽到|跳槽去了?|加入了?)(?P<v>[{_CJK}A-Za-z0-9]{{2,10}})"),
+        # a workplace told as one of its kind ("在一家银行做柜员"), or where one is now after
+        # a change of job ("跳槽了，现在在保险公司做理赔")
+        re.compile(rf"在一家(?P<v>[{_CJK}A-Za-z0-9]{{2,8}}?)(?:做|当|上班|工作)"),
+        re.compile(
+            rf"(?:跳槽|换工作|辞职|离职)了?[，,]?\s*现在在(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?)"
+            r"(?:做|当|上班|工作)"
+        ),
         # the employer one goes to on one's first day ("去华泰证券入职了", "到公司报到")
         re.compile(rf"(?:去|到)(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?)(?:入职|报到)"),
         # a job one quits or leaves names the employer of the slot too ("会辞掉幼儿园的
@@ -89,7 +96,7 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"(?:是|当|做|升为|升任|转为)(?:一名|一个|一位)?(?P<v>[{_CJK}]{{0,6}}?(?:{_ZH_JOBS}))"
         ),
         re.compile(
-            rf"(?i)\b(?:is|works as|became|promoted to)\s+(?:an?\s+)?"
+            rf"(?i)\b(?:is|works as|working as|became|promoted to|hired as|job as)\s+(?:an?\s+)?"
             rf"(?P<v>(?:[a-z-]+\s+){{0,2}}(?:{_EN_JOBS}))\b"
         ),
     ),
@@ -121,6 +128,11 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"|读(?=[{_CJK}]{{2,8}}?(?:专业|系)))"
         ),
         re.compile(rf"转学(?:到|去)了?(?P<v>[{_CJK}A-Za-z]{{2,10}})"),
+        # a school named by its kind ("在蓝天幼儿园", "现在去彩虹幼儿园", "在实验小学读一年级")
+        re.compile(
+            rf"(?:(?<!现)在|去)(?P<v>[{_CJK}A-Za-z]{{2,8}}?(?:幼儿园|小学|中学|初中|高中))"
+            r"(?=上学|读书|念书|上|读|了|[，,。.；;！!]|$)"
+        ),
         re.compile(
             rf"(?i)\b(?:studies|studying|study|enrolled)\s+(?:[a-z]+\s+){{0,2}}at\s+{_EN_VALUE}"
         ),
@@ -128,6 +140,16 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?i:goes|go|going|moved|moves|transferred)\s+(?i:to)\s+"
             r"(?P<v>(?:[A-Z][\w'-]*\s+){1,3}(?:School|Primary|Academy|College|High|University))\b"
         ),
+    ),
+    # what one studies ("studies chemistry", "now study pharmacy", "专业是会计"): one at a time
+    "course": (
+        re.compile(
+            r"(?i)\b(?:studies|studying|study|majoring in|majors in|major is)\s+"
+            r"(?!(?:at|for|in|with|on|from|after|before|every|hard|late|abroad|together|online"
+            r"|a|an|the|my|his|her|their|our|some|more|most|all|it|this|that)\b)"
+            r"(?P<v>[A-Za-z][\w-]*)"
+        ),
+        re.compile(rf"专业是(?P<v>[{_CJK}]{{2,8}}?)(?=[，,。.；;！!]|$|专业)"),
     ),
     # a rank on a ladder ("blue belt", "星耀二", "上王者了"): one at a time
     "rank": (
@@ -288,6 +310,71 @@ def _tokens(value: str) -> frozenset[str]:
     return frozenset(w for w in words if w not in _HEADS and w not in STOPWORDS)
 
 
+# A thing one had, told as gone ("sold the Focus", "the Corsa finally died", "gave my Kindle
+# away", "left The Tides", "朗逸卖了", "AirPods丢了", "把思域卖了"): what ``older`` said one
+# has or does with it holds no more, whatever ``newer`` names instead.
+_EN_GONE = re.compile(
+    r"\b(?:sold|traded in|traded|scrapped|ditched|got rid of|gave away|replaced|returned"
+    r"|left|quit)\s+(?:(?:my|our|the|his|her|their|[A-Z][a-z]+'s)\s+)?(?P<t>[A-Za-z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
+    r"|\bgave\s+(?:(?:my|our|the|his|her|their|[A-Z][a-z]+'s)\s+)?(?P<g>[A-Za-z][\w-]*)\s+away\b"
+    r"|\b(?:the|my|our)\s+(?P<d>[A-Z][\w-]*)\s+(?:finally\s+|just\s+)?"
+    r"(?:died|broke down|was stolen|got stolen|was written off|got written off)\b",
+    re.IGNORECASE,
+)
+_LEFT = frozenset({"left", "quit"})  # what follows must be a name: "left work early" is no job left
+_ZH_GONE = re.compile(
+    rf"(?:把|将)?(?P<t>[{_CJK}A-Za-z0-9]{{2,8}}?)(?:已经|终于)?"
+    r"(?P<v>卖了|卖掉了|卖掉|丢了|坏了|送人了|退掉了|报废了|转手了)"
+)
+# An end that may be mended ("手机坏了", "the Corsa died"): gone only beside a new one.
+_WEAK = re.compile(r"(?i)坏了|\b(?:died|broke down)\b")
+_ANEW = re.compile(r"(?i)新|换|现在|\b(?:got|bought|new|now|instead|replaced)\b")
+_ZH_TELLER = re.compile(r"^(?:用户|我们|我|他们|他|她)?(?:提到|说|表示)?(?:的)?(?:把|将)?")
+
+
+def _gone(newer: str) -> list[str]:
+    """The things ``newer`` tells as gone (their words as written)."""
+    if _WEAK.search(newer) and not _ANEW.search(_WEAK.sub("", newer)):
+        newer = _WEAK.sub("", newer)  # broken, perhaps mended: no end told
+    if has_cjk(newer):
+        body = re.split(r"[：:]", newer, maxsplit=1)[-1]
+        return [_ZH_TELLER.sub("", m["t"]) for m in _ZH_GONE.finditer(body)]
+    out: list[str] = []
+    for m in _EN_GONE.finditer(newer):
+        thing = m["t"] or m["g"] or m["d"]
+        verb = m.group(0).split()[0].lower()
+        if thing is None or thing[:1].isdigit():
+            continue
+        if verb in _LEFT and not thing[:1].isupper():
+            continue
+        out.append(thing)
+    return out
+
+
+def disposed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
+    """Whether ``newer`` tells as gone a thing ``older`` names (a word of it, Chinese by a
+    character pair), ``older`` telling of no such end itself."""
+    if _gone(older):
+        return False
+    low = older.lower()
+    mine = {n[i : i + 2] for n in who if has_cjk(n) for i in range(len(n) - 1)}
+    for thing in _gone(newer):
+        if has_cjk(thing):
+            chars = re.sub(rf"[^{_CJK}A-Za-z0-9]", "", thing)
+            grams = {chars[i : i + 2] for i in range(len(chars) - 1)} - mine - {"用户"}
+            if any(g in older for g in grams if has_cjk(g)):
+                return True
+            words = re.findall(r"[A-Za-z]{3,}", thing)
+        else:
+            words = [w for w in re.findall(r"[A-Za-z][\w-]*", thing) if len(w) >= 3]
+        for word in words:
+            if word.lower() in STOPWORDS or word.lower() in _HEADS:
+                continue
+            if re.search(rf"(?<![a-z]){re.escape(word.lower())}", low):
+                return True
+    return False
+
+
 def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
     """The slot ``newer`` gives another value of than ``older`` gave ("" when none): both
     fill it, their values share no word. ``who``: the subject's names; a value that names
@@ -296,6 +383,8 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
         return ""  # "在新加坡" / "at DBS Bank": values in two languages share no word anyway
     if FORMER.search(newer) and not FORMER.search(older):
         return ""  # "以前在纺织厂当会计": the value held before, not now
+    if disposed(newer, older, who):
+        return "gone"  # "sold the Focus" after "drives a Ford Focus"
     new, old = slot_values(newer), slot_values(older)
     for slot in sorted(set(new) & set(old)):
         if new[slot] & old[slot] or _names(new[slot] | old[slot], who):
@@ -374,4 +463,4 @@ def slots(text: str) -> frozenset[str]:
     return frozenset(slot_values(text))
 
 
-__all__ = ["FORMER", "at_subject", "joined", "slot_values", "slots", "swapped"]
+__all__ = ["FORMER", "at_subject", "disposed", "joined", "slot_values", "slots", "swapped"]
