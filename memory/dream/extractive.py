@@ -903,7 +903,7 @@ class ExtractiveEngine:
             how=how,
             slot_probability=score,
             slot_features=slot,
-            newer_kind=said.kind,
+            newer_kind="fact" if said.kind == "event" and _in_effect(said) else said.kind,
             older_kind=old_said.kind,
             subject=said.subject,
             older_packed=packed(old_said),
@@ -1031,7 +1031,7 @@ class ExtractiveEngine:
             return False
         if _age_grown(newer, older):
             return True  # "生日！30了" after "今年29": an age said on its day holds from then
-        if one_day(newer.text) and not clear_change(newer.text):
+        if one_day(newer.text) and not clear_change(newer.text) and not _in_effect(newer):
             return False  # what happened on a day ("11月8日全家在成都吃饭") moves no one
         if single_slots.at_subject(newer.text, subject_words(newer.subject)):
             return False  # "奶奶住在王建国家" tells of 奶奶, not of 王建国's home
@@ -1202,6 +1202,12 @@ def _joined(newer: Said, older: Said) -> bool:
     if newer.subject != older.subject or newer.future or older.future or is_future(newer.text):
         return False
     return single_slots.joined(newer.text, older.text, whose(newer, older))
+
+
+def _in_effect(said: Said) -> bool:
+    """A change told as made on a day gone by ("we moved to York in April 2027"): a fact as
+    of that day, not an event of it (a change dated ahead stays a plan)."""
+    return not said.future and said.kind != "plan" and dates.took_effect(said.text)
 
 
 def _age_grown(newer: Said, older: Said) -> bool:

@@ -884,3 +884,15 @@ def latest(spans: list[DateSpan], anchor: date) -> date | None:
     """The last day named that is not before the note's date and dates a plan, if any."""
     days = [s.last for s in spans if s.last >= anchor and s.plan]
     return max(days) if days else None
+
+
+# An end that has come ("Luna passed away", "外婆去世了"): what was had holds no more.
+_ENDED = re.compile(r"去世|(?i:\bpassed away\b)")
+
+
+def took_effect(text: str) -> bool:
+    """Whether a line tells a change made (a move, a new job, a new dose: "we moved to York
+    in April", "上个月换了工作") with no plan's words: said of a day gone by, it is a fact as
+    of that day, and may give a new value for what was said before it."""
+    body = _SPEAKER.sub("", text.strip())
+    return bool(_TAKEN_EFFECT.search(body) or _ENDED.search(body)) and not _FUTURE.search(body)

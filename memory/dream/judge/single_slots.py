@@ -318,13 +318,14 @@ _EN_GONE = re.compile(
     r"|left|quit)\s+(?:(?:my|our|the|his|her|their|[A-Z][a-z]+'s)\s+)?(?P<t>[A-Za-z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
     r"|\bgave\s+(?:(?:my|our|the|his|her|their|[A-Z][a-z]+'s)\s+)?(?P<g>[A-Za-z][\w-]*)\s+away\b"
     r"|\b(?:the|my|our)\s+(?P<d>[A-Z][\w-]*)\s+(?:finally\s+|just\s+)?"
-    r"(?:died|broke down|was stolen|got stolen|was written off|got written off)\b",
+    r"(?:died|broke down|was stolen|got stolen|was written off|got written off)\b"
+    r"|\b(?P<n>[A-Z][\w-]*)\s+(?:has\s+|had\s+)?(?:sadly\s+)?passed away\b",
     re.IGNORECASE,
 )
 _LEFT = frozenset({"left", "quit"})  # what follows must be a name: "left work early" is no job left
 _ZH_GONE = re.compile(
     rf"(?:把|将)?(?P<t>[{_CJK}A-Za-z0-9]{{2,8}}?)(?:已经|终于)?"
-    r"(?P<v>卖了|卖掉了|卖掉|丢了|坏了|送人了|退掉了|报废了|转手了)"
+    r"(?P<v>卖了|卖掉了|卖掉|丢了|坏了|送人了|退掉了|报废了|转手了|去世了)"
 )
 # An end that may be mended ("手机坏了", "the Corsa died"): gone only beside a new one.
 _WEAK = re.compile(r"(?i)坏了|\b(?:died|broke down)\b")
@@ -341,7 +342,7 @@ def _gone(newer: str) -> list[str]:
         return [_ZH_TELLER.sub("", m["t"]) for m in _ZH_GONE.finditer(body)]
     out: list[str] = []
     for m in _EN_GONE.finditer(newer):
-        thing = m["t"] or m["g"] or m["d"]
+        thing = m["t"] or m["g"] or m["d"] or m["n"]
         verb = m.group(0).split()[0].lower()
         if thing is None or thing[:1].isdigit():
             continue
