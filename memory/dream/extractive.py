@@ -308,6 +308,7 @@ class ExtractiveEngine:
         passed, trimmed = self._trim_passed(live, inputs.today, zh)
         # what a clause gone (retired, or a day gone by) leaves may say another item again
         merged += self._merge_left(live, clusters, worded)
+        merged += self._merge_still(live, clusters)
         merged += self._join_entities(live, clusters, inputs)
         self._conflict_of = self._number_conflicts(live, inputs)
         # Every live item, most important first: the deep phase admits them under the cap.
@@ -670,6 +671,44 @@ class ExtractiveEngine:
                 gone[id(out)] = into
                 if out is cluster:
                     break
+        return self._merge_rejoin(gone, live, clusters)
+
+    def _merge_still(self, live: list[Cluster], clusters: list[Cluster]) -> int:
+        """Merge each live cluster whose head asserts that a value holds ("The user: Still
+        on 10mg donepezil", :func:`again.still_restates`) into a live cluster of its subject
+        stating that value ("GP increased Mum's donepezil to 10mg"), in place, when neither
+        gives the other a new value. The other keeps its wording and cites both lines; old
+        values are retired by now, so only a current one can take the "still"."""
+        stills = [c for c in live if c.head.vector is not None and again.held_value(c.head.text)]
+        gone: dict[int, Cluster] = {}
+        for cluster in stills:
+            a = cluster.head.said()
+            best: tuple[float, Cluster] | None = None
+            for other in live:
+                if other is cluster or id(other) in gone or other.head.vector is None:
+                    continue
+                cosine = float(cluster.head.vector @ other.head.vector)
+                b = other.head.said()
+                if not again.still_restates(a, b, cosine):
+                    continue
+                if self._new_value(a, b, cosine) or self._new_value(b, a, cosine):
+                    continue
+                if best is None or cosine > best[0]:
+                    best = (cosine, other)
+            if best is None:
+                continue
+            into = best[1]
+            head = into.head
+            into.absorb(cluster)
+            into._head = head
+            gone[id(cluster)] = into
+        return self._merge_rejoin(gone, live, clusters)
+
+    def _merge_rejoin(
+        self, gone: dict[int, Cluster], live: list[Cluster], clusters: list[Cluster]
+    ) -> int:
+        """After a merge of live clusters (``gone``: each merged away, by the one it joined),
+        what named a cluster merged away names the one it joined; ``live`` loses them."""
         if not gone:
             return 0
 
@@ -678,7 +717,7 @@ class ExtractiveEngine:
                 cluster = gone[id(cluster)]
             return cluster
 
-        for cluster in clusters:  # what named a cluster merged away names the one it joined
+        for cluster in clusters:
             if cluster.superseded_by is not None:
                 cluster.superseded_by = joined(cluster.superseded_by)
             cluster.retired = [(c, joined(by)) for c, by in cluster.retired]

@@ -194,4 +194,87 @@ def told_again(a: Said, b: Said, cosine: float | None) -> bool:
     return says_again(one, other, cosine)
 
 
-__all__ = ["AGAIN_COSINE", "of_a_thing", "says_again", "told_again", "values"]
+# "Still" restatements: a line asserting that a value holds ("Still on 10mg donepezil",
+# "Bia: Still at St James's, same ward", "Arjun is still a postdoc here") names what
+# another live item of its subject states ("GP increased Mum's donepezil to 10mg").
+_STILL = re.compile(r"(?i)\bstill\b")
+# A "still" under a modal is a plan or a promise ("will still cycle to work"), no value held.
+_MODAL_STILL = re.compile(r"(?i)\b(?:will|would|'ll|shall|going\s+to|gonna)\s+still\b")
+# Where the held value ends: a clause mark, or a word opening another assertion.
+_STILL_END = re.compile(
+    r"[，,;；。!！?？(（]|\s[-–—]\s"
+    r"|(?i:\s(?:and|but|so|because|since|when|while|though|til|till|until|unless|if)\s)"
+)
+# Verbs that only carry a held value ("still lives in York", "still takes 2.5mg"),
+# and words that say it holds ("same", "here", "now"): none is the value.
+_CARRIERS = frozenset(
+    stem(w)
+    for w in (
+        "be is am are was live lives living take takes taking work works working use uses "
+        "using stay stays staying keep keeps keeping have has having do does doing go goes "
+        "going get gets same here there now nothing everything one"
+    ).split()
+)
+STILL_COSINE = 0.55  # the embedding floor: the two speak of one thing
+
+
+@lru_cache(maxsize=50_000)
+def held_value(text: str) -> frozenset[str]:
+    """What an English "still" line says holds: the content words (stemmed) from "still"
+    to the end of its clause, less the carrying verbs (:data:`_CARRIERS`); empty for a
+    line with no "still"."""
+    found = _STILL.search(_LABEL.sub("", text, count=1))
+    if found is None or has_cjk(text) or _MODAL_STILL.search(text):
+        return frozenset()
+    rest = _LABEL.sub("", text, count=1)[found.end() :]
+    clause = _STILL_END.split(rest, maxsplit=1)[0]
+    return frozenset(stem(w) for w in content_words(clause)) - _CARRIERS
+
+
+def still_restates(still: Said, other: Said, cosine: float | None) -> bool:
+    """Whether ``still``, a line asserting that a value holds, says again what ``other``
+    states: one subject (or a measured value, :func:`_measured`, where a pronoun's subject
+    may be misread), close by embedding (:data:`STILL_COSINE`), neither a plan, no
+    negation of one another, and every word of the held value (:func:`held_value`, at
+    least one) and every value of ``still`` within ``other``. Whether ``other`` is an old
+    value is for the caller (only live items are compared)."""
+    if cosine is None or cosine < STILL_COSINE:
+        return False
+    if still.future or other.future or has_cjk(other.text):
+        return False
+    held = held_value(still.text)
+    if not held or not held <= _words_all(other.text):
+        return False
+    mine = values(still.text)
+    if not mine <= values(other.text):
+        return False
+    if still.subject != other.subject and not _measured(held, mine):
+        return False  # two people's facts, unless one measured thing ("2.5mg warfarin")
+    if _negated(still.text, other.text) or _negated(other.text, still.text):
+        return False
+    return not negation_conflict(still.text, other.text)
+
+
+def _measured(held: frozenset[str], found: frozenset[str]) -> bool:
+    """A held value naming a measure of a thing: a number with its unit and a word beside
+    it ("10mg donepezil"), which a pronoun's misread subject ("her warfarin") cannot hide."""
+    return any(v.startswith("num:") and not v.startswith("num:=") for v in found) and any(
+        not w[:1].isdigit() for w in held
+    )
+
+
+@lru_cache(maxsize=50_000)
+def _words_all(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in content_words(text))
+
+
+__all__ = [
+    "AGAIN_COSINE",
+    "STILL_COSINE",
+    "held_value",
+    "of_a_thing",
+    "says_again",
+    "still_restates",
+    "told_again",
+    "values",
+]
