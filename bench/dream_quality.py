@@ -360,7 +360,10 @@ def measure(scenario: Scenario, root: Path, counts: Counts) -> None:
     for fact in scenario.facts.values():
         if fact.kind == "plan" and not fact.current(today):
             counts.past_plans += 1
-            counts.past_current += any(fact.keys.match(i.text) for i in items)
+            still = [i.text for i in items if fact.keys.match(i.text)]
+            counts.past_current += bool(still)
+            if still:
+                counts.notes.append(f"{scenario.name}: {fact.id} past its date, current: {still}")
             counts.past_expired += any(
                 a.reason == "expired" and fact.keys.match(a.text) for a in archive
             )
