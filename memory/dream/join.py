@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from memory.dream.judge.beings import holders, names_in
 from memory.dream.judge.named import names
-from memory.dream.judge.relations import _REL_OF
+from memory.dream.judge.relations import REL_OF
 from memory.segment import has_cjk
 from memory.tokens import estimate_tokens
 
@@ -167,7 +167,7 @@ def things(entry: Entry, chat: Chat) -> frozenset[str]:
         found.update(
             w
             for w in words
-            if len(w) >= 3 and w not in _KIND_WORDS and w not in chat.places and w not in _REL_OF
+            if len(w) >= 3 and w not in _KIND_WORDS and w not in chat.places and w not in REL_OF
         )
     return frozenset(n.lower() for n in found) - _own_names(entry, chat)
 

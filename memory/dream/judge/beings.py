@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from memory.dream.judge.relations import _EN_CAP, _EN_REL, _NO_NAME, _REL_OF, _ZH_REL
+from memory.dream.judge.relations import _EN_CAP, _EN_REL, _NO_NAME, _ZH_REL, REL_OF
 
 # a speaker's label, or a summary's report of what the user said
 _LABEL = re.compile(
@@ -82,7 +82,7 @@ def _holder(clause: str, names: frozenset[str]) -> str:
         return ""
     relation = _EN_RELATION.match(clause) or _ZH_RELATION.match(clause)
     if relation:
-        return _REL_OF[(relation.group("rel") or relation.group("cap")).lower()]
+        return REL_OF[(relation.group("rel") or relation.group("cap")).lower()]
     if _EN_USER.match(clause) or _ZH_USER.match(clause):
         return "user"
     english = _EN_NAME.match(clause)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory.dream.judge.label import LABEL as _LABEL
 from memory.search.stemming import stem
 from memory.segment import content_words
 
@@ -43,7 +44,6 @@ _ZH_PLACED = re.compile(
 )
 _CLAUSE = re.compile(r"[，,;；。!！?？]")
 _SENTENCE = re.compile(r"[;；。!！?？]")
-_LABEL = re.compile(r"^(?:用户|The user|[^:：\s]{1,12})(?:：|: )")
 _NAMED = re.compile(r"叫(?P<name>[\u4e00-\u9fff]{2,3})(?=[，,。]|$)")
 # What may stand before a move besides whose statement it is: a pronoun, an auxiliary.
 _MOVER = frozenset(

@@ -17,6 +17,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import find, month_number
+from memory.dream.judge.label import LABEL as _LABEL
 from memory.dream.judge.places import moved_to, other_place, placed
 from memory.dream.judge.single_slots import FORMER
 from memory.dream.judge.slots import GOAL, ISO_DATE, THOUSANDS, new_value, without_not_values
@@ -56,9 +57,10 @@ _REL = {
     "roommate": "室友 roommate flatmate",
     "pet": "猫 狗 宠物 仓鼠 cat dog pet hamster",
 }
-_REL_OF = {w: k for k, words in _REL.items() for w in words.split()}
-_ZH_REL = "|".join(sorted((w for w in _REL_OF if not w.isascii()), key=len, reverse=True))
-_EN_REL = "|".join(sorted((w for w in _REL_OF if w.isascii()), key=len, reverse=True))
+# a relation word -> its kind ("mum" -> "mother"), public: beings and the join read it
+REL_OF = {w: k for k, words in _REL.items() for w in words.split()}
+_ZH_REL = "|".join(sorted((w for w in REL_OF if not w.isascii()), key=len, reverse=True))
+_EN_REL = "|".join(sorted((w for w in REL_OF if w.isascii()), key=len, reverse=True))
 # "用户对猫毛过敏" is the user's (no one is called 用户对); "张伟家的狗" is 张伟's dog.
 ZH_SUBJECT = re.compile(rf"^(?P<who>用户|(?!用户)[\u4e00-\u9fff]{{2,4}}?)家?的?(?P<rel>{_ZH_REL})")
 _ZH_WHO = re.compile(r"^(?P<who>用户|[\u4e00-\u9fff]{2,3})")
@@ -165,8 +167,8 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
 def _nested(owner: str, rel: str) -> str:
     """The relation ``rel`` of ``owner``; of a relation's own ("闺蜜的男朋友": the friend's
     boyfriend) both, so it is neither the friend nor the speaker's own boyfriend."""
-    mine = _REL_OF[rel.lower()]
-    theirs = _REL_OF.get(owner.lower())
+    mine = REL_OF[rel.lower()]
+    theirs = REL_OF.get(owner.lower())
     return f"{theirs}-{mine}" if theirs is not None else mine
 
 
@@ -242,7 +244,7 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
         owner = _EN_OWNER.search(body) if label or who != "user" else None
         if owner is None:
             return ""
-        return f"{who}/{_REL_OF[(owner.group('rel') or owner.group('cap')).lower()]}"
+        return f"{who}/{REL_OF[(owner.group('rel') or owner.group('cap')).lower()]}"
     rel = match.group("rel") or match.group("cap")
     if match.group("cap") and rel.isascii() and not rel[:1].isupper():
         return ""  # "dog walking is ...": a relation opens a sentence with a capital
@@ -257,7 +259,7 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
         # group calls so: whose it is stays the speaker's line, as it was; a child or a
         # partner named bare ("王芳：女儿换幼儿园了") is the speaker's own
         return ""
-    return f"{who}/{_REL_OF[rel.lower()]}"
+    return f"{who}/{REL_OF[rel.lower()]}"
 
 
 _ZH_NAMED = re.compile(
@@ -275,7 +277,6 @@ _EN_BARE_NAMED = re.compile(
     rf"(?:(?i:my|our)\s+)?(?P<rel>(?i:{_EN_REL}))\s+(?:is called|is named|'s called|is)\s+"
     r"(?P<name>[A-Z][a-z]+)(?=\s*(?:[,.;!]|$|and\b|who\b))"
 )
-_LABEL = re.compile(r"^(?:用户|The user|[^:：\s]{1,12})(?:：|: )")
 
 
 @lru_cache(maxsize=50_000)
@@ -287,7 +288,7 @@ def alias_of(text: str, names: frozenset[str] = frozenset()) -> tuple[str, str] 
         match = pattern.match(text)
         if match and match.group("name") not in names:
             who = _who(match.group("who") or "user", names)
-            return match.group("name"), f"{who}/{_REL_OF[match.group('rel').lower()]}"
+            return match.group("name"), f"{who}/{REL_OF[match.group('rel').lower()]}"
     return None
 
 
@@ -371,7 +372,7 @@ def _pair(text: str, name: str, names: frozenset[str]) -> str:
     if not other:
         shaped = (_ZH_FULL_NAME if has_cjk(name[:1]) else _EN_NAME).match(after)
         other = shaped.group(0) if shaped else ""
-    if not other or other == name or other.lower() in _NO_NAME or other in _REL_OF:
+    if not other or other == name or other.lower() in _NO_NAME or other in REL_OF:
         return ""
     if name.lower() in _NO_NAME or name.lower() in ("用户", "the user", "user"):
         return ""
@@ -856,7 +857,7 @@ def _other_distance(newer: str, older: str) -> bool:
     return bool(new_d and old_d) and not new_d & old_d
 
 
-_REL_STEM = {stem(w.lower()): rel for w, rel in _REL_OF.items()}
+_REL_STEM = {stem(w.lower()): rel for w, rel in REL_OF.items()}
 
 
 # A relation named as who says it ("supervisor 说 proposal 可以延到…"): no one the plan is for.
