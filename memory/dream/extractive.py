@@ -31,7 +31,7 @@ from memory.dream import join, sections
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
-from memory.dream.grounding import cited_text, support, verify
+from memory.dream.grounding import cited_text, split_sources, support, verify
 from memory.dream.judge import (
     again,
     bitext,
@@ -172,19 +172,31 @@ class Cluster:
         for st in other.members:
             self.add(st)
 
-    def revise(self, kept: str, retired: str, by: Cluster) -> None:
+    def revise(
+        self,
+        kept: str,
+        retired: str,
+        by: Cluster,
+        inputs: DreamInputs | None = None,
+    ) -> None:
         """Keep only part of the head's wording: ``retired``, a clause ``by`` gives a new
         value for, leaves (the clause is archived as superseded), and with it the other
-        members that said only what it said, so the item cites only lines that say it."""
+        members that said only what it said, so the item cites only lines that say it
+        (and of the head's own lines, those that say the retired clause rather than the
+        kept one leave with it: :func:`grounding.split_sources`, given ``inputs``)."""
         head = self.head
         gone = [s for s in self.members if s is not head and support(kept, [s.text]) < SUPPORT]
-        refs = compress_refs(ref for s in (head, *gone) for ref in s.refs)
+        stays, goes = head.refs, head.refs
+        if inputs is not None:
+            stays, goes = split_sources(kept, retired, head.refs, inputs)
+        refs = compress_refs((*goes, *(ref for s in gone for ref in s.refs)))
         self.retired.append((Statement(retired, refs, head.day, head.order), by))
         left = {id(s) for s in gone}
         self.members = [s for s in self.members if id(s) not in left]
         self._refs = self._latest = None
         due = _due(kept, head.day, relative_only=False)
-        self._head = replace(head, text=kept, _said=None, due=due)
+        self._head = replace(head, text=kept, refs=stays, _said=None, due=due)
+        self.members = [self._head if s is head else s for s in self.members]
         self._head.ahead = _ahead(kept, head.day)
 
     @property
@@ -327,7 +339,7 @@ class ExtractiveEngine:
         # a clause retired before the rest of its item left too (superseded, expired)
         for cluster in clusters:
             for clause, by in cluster.retired:
-                item = MemoryItem(clause.text, cluster.refs, self._item(cluster, zh).section)
+                item = MemoryItem(clause.text, clause.refs, self._item(cluster, zh).section)
                 proposal.superseded.append((item, self._item(by, zh)))
                 proposal.archive.append((item, "superseded"))
         for old in superseded:
@@ -866,7 +878,7 @@ class ExtractiveEngine:
                 if asked and part is not None and not self._reads_as_fact(part.kept):
                     part = None  # what would stay is no fact ("陈静：你们见过的")
                 if part is not None:  # one clause of a packed statement changed
-                    older.revise(part.kept, part.retired, newer)
+                    older.revise(part.kept, part.retired, newer, self._inputs)
                     continue
                 if not whole and (learned or how == CLAUSE) and packed(old_said):
                     continue  # the learned judgement names no clause: the rest may stand

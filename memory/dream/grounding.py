@@ -17,7 +17,7 @@ from datetime import date
 
 from memory.dream.judge.dates import find
 from memory.dream.model import DreamInputs
-from memory.provenance import SourceRef, strip_comments
+from memory.provenance import SourceRef, compress_refs, strip_comments
 from memory.segment import content_words
 from memory.session_log import is_session_path, statement
 
@@ -134,3 +134,29 @@ def verify(
     ):
         return Verdict(True, share)
     return Verdict(False, share, f"not supported by its sources (support {share:.2f})")
+
+
+def split_sources(
+    kept: str, retired: str, refs: Sequence[SourceRef], inputs: DreamInputs
+) -> tuple[tuple[SourceRef, ...], tuple[SourceRef, ...]]:
+    """The lines of ``refs`` each half of an item split in two cites: a line that says the
+    ``retired`` half more than the ``kept`` one goes with it ("Rolo weighs 14 kg" of "The
+    user has a beagle called Rolo; Rolo weighs 14 kg"), the rest stay, when each half is
+    still supported by its own lines; else both halves cite every line (a prior item's lines
+    outside the window, or a line that says both halves)."""
+    whole = tuple(refs)
+    lines = [SourceRef(r.path, n, n) for r in refs for n in r.lines()]
+    said = [cited_text([line], inputs) for line in lines]
+    if any(missing for _, missing in said):
+        return whole, whole
+    stays = [
+        line
+        for line, (text, _) in zip(lines, said, strict=True)
+        if support(kept, text) >= support(retired, text)
+    ]
+    goes = [line for line in lines if line not in stays]
+    if not stays or not goes:
+        return whole, whole
+    if not (verify(kept, stays, inputs).ok and verify(retired, goes, inputs).ok):
+        return whole, whole
+    return compress_refs(stays), compress_refs(goes)
