@@ -321,6 +321,7 @@ class ExtractiveEngine:
         # what a clause gone (retired, or a day gone by) leaves may say another item again
         merged += self._merge_left(live, clusters, worded)
         merged += self._merge_still(live, clusters)
+        merged += self._merge_retold(live, clusters)
         merged += self._join_entities(live, clusters, inputs)
         self._conflict_of = self._number_conflicts(live, inputs)
         # Every live item, most important first: the deep phase admits them under the cap.
@@ -599,9 +600,23 @@ class ExtractiveEngine:
     def _merge_members(self, clusters: list[Cluster]) -> int:
         """Merge clusters of different subjects whose heads state one fact of a thing
         both tell of (:func:`again.told_again`: two members giving the same values of
-        it, "站会从12月7日起改到9点半" / "12月7日起站会9:30"), in place, when neither gives
-        the other a new value. Each head is compared with its nearest such heads."""
-        group = [c for c in clusters if c.head.vector is not None and _of_a_thing(c.head)]
+        it, "站会从12月7日起改到9点半" / "12月7日起站会9:30"), or one fact of someone else in
+        the same words (:func:`again.same_words`: "赵婷婷：小宝对花生过敏" / "钱小燕：小宝对
+        花生过敏，寿宴的菜别放花生"), in place, when neither gives the other a new value. Each
+        head is compared with its nearest such heads."""
+        things = [c for c in clusters if c.head.vector is not None and _of_a_thing(c.head)]
+        merged = self._merge_across(clusters, things, again.told_again)
+        said = [c for c in clusters if c.head.vector is not None and c.head.speaker]
+        return merged + self._merge_across(clusters, said, again.same_words)
+
+    def _merge_across(
+        self,
+        clusters: list[Cluster],
+        group: list[Cluster],
+        test: Callable[[Said, Said, float | None], bool],
+    ) -> int:
+        """Merge the clusters of ``group`` that ``test`` finds one fact said by two members
+        (each head with its nearest heads of the group), out of ``clusters`` in place."""
         if len(group) < 2:
             return 0
         sims = _heads(group) @ _heads(group).T
@@ -615,7 +630,7 @@ class ExtractiveEngine:
                 if j == i or id(other) in gone or cosine < again.AGAIN_COSINE:
                     continue
                 a, b = cluster.head.said(), other.head.said()
-                if not again.told_again(a, b, cosine):
+                if not test(a, b, cosine):
                     continue
                 a, b = replace(a, subject=SHARED), replace(b, subject=SHARED)
                 if self._new_value(a, b, cosine) or self._new_value(b, a, cosine):
@@ -632,19 +647,32 @@ class ExtractiveEngine:
         for cluster in clusters:
             head = cluster.head
             if head.vector is not None:
-                sides[head.subject][has_cjk(head.text)].append(cluster)
+                sides[head.subject][restate.in_chinese(head.text)].append(cluster)
         gone: set[int] = set()
         for subject in sorted(sides):
             en, zh = sides[subject]
             if not en or not zh:
                 continue
-            sims = _heads(zh) @ _heads(en).T
+            sims = self._one_language(zh) @ self._one_language(en).T
             for i, j in bitext.mutual_pairs(sims):
                 if translation(zh[i].head.said(), en[j].head.said()):
                     zh[i].absorb(en[j])
                     gone.add(id(en[j]))
         clusters[:] = [c for c in clusters if id(c) not in gone]
         return len(gone)
+
+    def _one_language(self, clusters: list[Cluster]) -> np.ndarray:
+        """The clusters' head vectors, one a row; a head mixing two languages by the vector
+        of what it asserts in its own (:func:`restate.one_language`)."""
+        rows = _heads(clusters)
+        if self.cache is None:
+            return rows
+        mixed = [(i, restate.one_language(c.head.text)) for i, c in enumerate(clusters)]
+        mixed = [(i, t) for i, t in mixed if t != clusters[i].head.text]
+        if mixed:
+            rows = rows.copy()
+            rows[[i for i, _ in mixed]] = self.cache.embed([t for _, t in mixed])
+        return rows
 
     def _merge_left(
         self, live: list[Cluster], clusters: list[Cluster], worded: dict[int, str]
@@ -710,6 +738,52 @@ class ExtractiveEngine:
             if best is None:
                 continue
             into = best[1]
+            head = into.head
+            into.absorb(cluster)
+            into._head = head
+            gone[id(cluster)] = into
+        return self._merge_rejoin(gone, live, clusters)
+
+    def _merge_retold(self, live: list[Cluster], clusters: list[Cluster]) -> int:
+        """Merge each live cluster whose lines all say they tell a fact again ("The user
+        mentioned again that she charges clients in pounds sterling only", "用户再次提到…":
+        :func:`again.told_as_again`) into the live cluster of its subject nearest by
+        embedding that states the fact (:func:`again.retold`) with neither giving the other
+        a new value, in place. The other keeps its wording and cites every line."""
+        if self._inputs is None:
+            return 0
+        said = {(n.path, n.line): n.text for n in self._inputs.notes}
+
+        def told(cluster: Cluster) -> bool:
+            refs = [(r.path, line) for r in cluster.refs for line in range(r.start, r.end + 1)]
+            return bool(refs) and all(again.told_as_again(said.get(r, "")) for r in refs)
+
+        gone: dict[int, Cluster] = {}
+        for cluster in [c for c in live if c.head.vector is not None and not c.priors]:
+            if not told(cluster):
+                continue
+            mine = cluster.head.vector
+            near = [
+                (float(mine @ o.head.vector), i, o)
+                for i, o in enumerate(live)
+                if o is not cluster
+                and id(o) not in gone
+                and o.head.vector is not None
+                and o.head.subject == cluster.head.subject
+            ]
+            a = cluster.head.said()
+            into = next(
+                (
+                    o
+                    for cosine, _, o in sorted(near, key=lambda n: (-n[0], n[1]))
+                    if again.retold(a, o.head.said(), cosine)
+                    and not self._new_value(a, o.head.said(), cosine)
+                    and not self._new_value(o.head.said(), a, cosine)
+                ),
+                None,
+            )
+            if into is None:
+                continue
             head = into.head
             into.absorb(cluster)
             into._head = head

@@ -34,7 +34,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from memory.dream.judge.relations import Said, confirms, subject_words
-from memory.dream.judge.restate import main_assertion
+from memory.dream.judge.restate import RESTATE_COSINE, main_assertion
 from memory.dream.judge.shared import SHARED
 from memory.dream.judge.slots import anchors, typed_values
 from memory.dream.similarity import NEGATION, cjk_bigrams, negation_conflict
@@ -127,10 +127,21 @@ def _negated(text: str, other: str) -> bool:
     return False
 
 
-def _one_thing(a: Said, b: Said) -> bool:
+# Words that focus or count what a statement says ("only", "every", "most"), no thing of it.
+_FOCUS = frozenset(
+    stem(w)
+    for w in (
+        "only just also even still again always never ever really very quite most mostly "
+        "more less least all every each some any much many same other others"
+    ).split()
+)
+
+
+def _one_thing(a: Said, b: Said, besides: frozenset[str] = frozenset()) -> bool:
     """The two name one thing beyond whom they are about: an anchor (a content word that is
-    no value nor slot word) in common, or one's Chinese anchor inside the other's text."""
-    who = subject_words(a.subject) | {"user", "用户"}
+    no value nor slot word, nor one of ``besides``) in common, or one's Chinese anchor
+    inside the other's text."""
+    who = subject_words(a.subject) | {"user", "用户"} | besides
     mine, theirs = anchors(a.text) - who, anchors(b.text) - who
     if mine & theirs:
         return True
@@ -141,10 +152,26 @@ def _one_thing(a: Said, b: Said) -> bool:
     return False
 
 
+# An identifier: letters then digits in one word ("A100s", "v2.3", "CS2040", "COM2-04-02"),
+# a model, a version, a course or a room, never a measure ("10mg", "5pm" open with digits).
+_IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z]+\d[\w.-]*")
+
+
+@lru_cache(maxsize=50_000)
+def identifiers(text: str) -> frozenset[str]:
+    """The identifiers ``text`` writes (:data:`_IDENTIFIER`), lower-cased, a plural's "s"
+    and a final dot dropped."""
+    return frozenset(re.sub(r"s$", "", m.rstrip(".").lower()) for m in _IDENTIFIER.findall(text))
+
+
 def says_again(a: Said, b: Said, cosine: float | None) -> bool:
     """Whether ``a`` and ``b`` state one fact (see the module)."""
-    if cosine is None or cosine < AGAIN_COSINE or a.subject != b.subject:
+    if cosine is None or a.subject != b.subject:
         return False
+    if cosine < AGAIN_COSINE and not (
+        cosine >= RESTATE_COSINE and identifiers(a.text) & identifiers(b.text)
+    ):
+        return False  # one identifier both name is one thing, whatever the asides say
     if a.future != b.future:
         return False  # a plan and what came of it ("要搬家了" / "搬完了") are two facts
     if _negated(a.text, b.text) != _negated(b.text, a.text):
@@ -157,7 +184,7 @@ def says_again(a: Said, b: Said, cosine: float | None) -> bool:
     if negation_conflict(a.text, b.text):
         return False
     if vs:
-        return _one_thing(a, b)
+        return _one_thing(a, b) or bool(identifiers(a.text) & identifiers(b.text))
     if confirms(a.text, b.text) or confirms(b.text, a.text):
         return True
     return not vl and (_within(short.text, long.text) or _within(long.text, short.text))
@@ -192,6 +219,68 @@ def told_again(a: Said, b: Said, cosine: float | None) -> bool:
         return False
     one, other = replace(a, subject=SHARED), replace(b, subject=SHARED)
     return says_again(one, other, cosine)
+
+
+_CLAUSE_END = re.compile(r"[，,;；。.!！?？~～\s]+$")
+
+
+def same_words(a: Said, b: Said, cosine: float | None) -> bool:
+    """Whether two members (two subjects, each read as its speaker) say one fact of someone
+    else in the same words ("赵婷婷：小宝对花生过敏" / "钱小燕：小宝对花生过敏，寿宴的菜别放花生"):
+    close by embedding (:data:`AGAIN_COSINE`), no person pointed at by a pronoun (:data:`
+    _PERSON`: "我对花生过敏" said by two is two people's fact), the shorter one (without its
+    label, "still", "again") written whole in the other, with three words or Chinese
+    character pairs at least, the same values, and no negation of one another."""
+    if a.subject == b.subject or cosine is None or cosine < AGAIN_COSINE:
+        return False
+    if a.future != b.future or values(a.text) != values(b.text):
+        return False
+    bodies = []
+    for said in (a, b):
+        body = _LABEL.sub("", said.text, count=1)
+        if _PERSON.search(body):
+            return False
+        bodies.append(" ".join(_bare(body).split()))
+    short, long = sorted(bodies, key=len)
+    short = _CLAUSE_END.sub("", short)
+    size = len(_grams(short)) if has_cjk(short) else len(_words(short))
+    if size < 3 or short not in long:
+        return False
+    return not negation_conflict(a.text, b.text)
+
+
+# A line saying it tells a fact again: a reminder ("reminder that", not a reminder set "for"
+# a time or "to" do something), "mentioned again", "再次提到", "又说了一遍".
+_TOLD_AGAIN = re.compile(
+    r"(?i)\b(?:reminded|reiterated|repeated)\b|\breminder\b(?!\s+(?:for|to|at|on)\b)"
+    r"|\b(?:mention|say|said|tell|told|remind|note|stress)\w*(?:\s+\w+){0,3}?\s+"
+    r"(?:again|once more)\b|\bagain\s+(?:mention|say|said|tell|told|remind|note)\w*"
+    r"|(?:再次|又|再一次|重新)(?:提到|提起|提了|说|讲|强调|提醒|叮嘱|嘱咐|确认)|重申|说了一遍"
+)
+
+
+@lru_cache(maxsize=50_000)
+def told_as_again(line: str) -> bool:
+    """Whether a note line says it tells something again (:data:`_TOLD_AGAIN`)."""
+    return _TOLD_AGAIN.search(line) is not None
+
+
+def retold(told: Said, other: Said, cosine: float | None) -> bool:
+    """Whether ``told``, from a line that says it tells a fact again (:func:`told_as_again`),
+    tells ``other``'s fact: one subject, close by embedding (:data:`RESTATE_COSINE`: the
+    line's own words say it was said before), both plans or neither, one thing in common
+    beyond the subject and a focus word (:func:`_one_thing`, :data:`_FOCUS`), no value
+    ``other`` does not name, and neither negating what the other affirms
+    (:func:`negation_conflict`; a negated detail, "can't eat normal pasta" beside "eats
+    only gluten-free", is none). Which candidate, and no change either way, is for the
+    caller."""
+    if cosine is None or cosine < RESTATE_COSINE or told.subject != other.subject:
+        return False
+    if told.future != other.future or has_cjk(told.text) != has_cjk(other.text):
+        return False
+    if not values(told.text) <= values(other.text) or not _one_thing(told, other, _FOCUS):
+        return False
+    return not negation_conflict(told.text, other.text)
 
 
 # "Still" restatements: a line asserting that a value holds ("Still on 10mg donepezil",
@@ -272,9 +361,13 @@ __all__ = [
     "AGAIN_COSINE",
     "STILL_COSINE",
     "held_value",
+    "identifiers",
     "of_a_thing",
+    "retold",
+    "same_words",
     "says_again",
     "still_restates",
     "told_again",
+    "told_as_again",
     "values",
 ]

@@ -112,6 +112,32 @@ def values_again(newer: str, older: str) -> bool:
     return bool(new) and new <= _values(older)
 
 
+@lru_cache(maxsize=50_000)
+def in_chinese(text: str) -> bool:
+    """Whether ``text`` asserts in Chinese: its main assertion, after a speaker's label, has
+    Chinese characters ("用户：I don't eat coriander, 记一下" asserts in English, its label
+    and its aside to the listener are Chinese)."""
+    return has_cjk(main_assertion(_LABEL.sub("", text, count=1)))
+
+
+_CLAUSES = re.compile(r"[，,;；。!！?？]")
+
+
+@lru_cache(maxsize=50_000)
+def one_language(text: str) -> str:
+    """``text`` as it asserts in its own language (:func:`in_chinese`): without a speaker's
+    label or clauses in the other language ("用户：I don't eat coriander, 记一下" -> "I don't
+    eat coriander"); ``text`` itself when nothing is in the other language. A line mixing
+    two languages embeds close to everything of both, its translation no closer."""
+    zh = in_chinese(text)
+    body = _LABEL.sub("", text, count=1)
+    clauses = [c.strip() for c in _CLAUSES.split(body) if c.strip()]
+    kept = [c for c in clauses if has_cjk(c) == zh]
+    if has_cjk(text) == zh and len(kept) == len(clauses):
+        return text
+    return ", ".join(kept) or text
+
+
 def restates(a: Said, b: Said, cosine: float | None) -> bool:
     """Whether one of ``a`` and ``b`` says again what the other says (see the module)."""
     if cosine is None or cosine < RESTATE_COSINE or a.subject != b.subject:
@@ -126,4 +152,11 @@ def restates(a: Said, b: Said, cosine: float | None) -> bool:
     return not negation_conflict(a.text, b.text)
 
 
-__all__ = ["RESTATE_COSINE", "main_assertion", "restates", "values_again"]
+__all__ = [
+    "RESTATE_COSINE",
+    "in_chinese",
+    "main_assertion",
+    "one_language",
+    "restates",
+    "values_again",
+]
