@@ -276,10 +276,12 @@ class ExtractiveEngine:
         self._named: frozenset[str] = frozenset()  # the English names the inputs write
         self._aliases: dict[str, str] = {}  # the names the chat gave people (_aliases)
         self.record_pairs = False  # compute every pair's features (bench/change_pairs.py)
+        self._hand_vectors: np.ndarray | None = None  # the hand-written items' vectors
 
     def propose(self, inputs: DreamInputs) -> Proposal:
         self._check = inputs.check  # the dream's stop request, asked in the long loops
         self._inputs = inputs
+        self._hand_vectors = None
         self.verdicts = open_verdicts(inputs.state_dir) if inputs.state_dir is not None else None
         zh = _scope_is_chinese(inputs)
         statements, dropped = self._statements(inputs)
@@ -490,7 +492,9 @@ class ExtractiveEngine:
             self._check()
             if st.prior is None and handwritten:
                 if st.text not in by_hand:
-                    by_hand[st.text] = any(near_duplicate(st.text, h) for h in handwritten)
+                    by_hand[st.text] = any(
+                        near_duplicate(st.text, h) for h in handwritten
+                    ) or self._restates_hand(st, handwritten)
                 if by_hand[st.text]:
                     folded += 1
                     continue
@@ -516,6 +520,24 @@ class ExtractiveEngine:
                 for n in ref.lines():
                     by_ref.setdefault((ref.path, n), home)
         return clusters, merged, folded
+
+    def _restates_hand(self, st: Statement, handwritten: list[str]) -> bool:
+        """Whether ``st`` says again what a hand-written item of its subject says, by the
+        values both name (:func:`again.says_again`: "用户2026-12-12生日" / "我的生日是 12 月 12
+        日（手写，别改）"), the hand-written item giving it no new value: it folds into it. A
+        hand-written item is read as of the statement's tense (it has no day of its own)."""
+        if st.vector is None or self.cache is None or not again.values(st.text):
+            return False
+        if self._hand_vectors is None:
+            self._hand_vectors = self.cache.embed(handwritten)
+        said = st.said()
+        for text, vector in zip(handwritten, self._hand_vectors, strict=True):
+            # a hand-written item has no day to be ahead of: a plan its date names is it
+            hand = Said(text, subject_of(text, self._names), said.kind, said.future)
+            cosine = float(st.vector @ vector)
+            if again.says_again(said, hand, cosine) and not self._new_value(said, hand, cosine):
+                return True
+        return False
 
     def _similar(
         self,

@@ -68,13 +68,27 @@ def _en_time(m: re.Match[str]) -> str:
     return " " + _clock(int(m["h"]), int(m["m"] or 0), m["ap"].lower().startswith("p")) + " "
 
 
+# An identifier: letters then digits in one word ("A100s", "v2.3", "CS2040", "COM2-04-02"),
+# a model, a version, a course or a room, never a measure ("10mg", "5pm" open with digits).
+_IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z]+\d[\w.-]*")
+
+
+@lru_cache(maxsize=50_000)
+def identifiers(text: str) -> frozenset[str]:
+    """The identifiers ``text`` writes (:data:`_IDENTIFIER`), lower-cased, a plural's "s"
+    and a final dot dropped."""
+    return frozenset(re.sub(r"s$", "", m.rstrip(".").lower()) for m in _IDENTIFIER.findall(text))
+
+
 @lru_cache(maxsize=50_000)
 def values(text: str) -> frozenset[str]:
     """The values ``text`` gives, typed and in one form: a date by its month and day (a
     note's "15 December" is the item's "2026-12-15"), a clock time however written, a
-    number with its unit."""
-    plain = _EN_TIME.sub(_en_time, _ZH_TIME.sub(_zh_time, text))
-    out = set()
+    number with its unit, an identifier as itself ("C1", "A100s": :func:`identifiers`, no
+    number)."""
+    out = {f"id={name}" for name in identifiers(text)}
+    plain = _IDENTIFIER.sub(" # ", text)  # a word no unit, as the identifier was
+    plain = _EN_TIME.sub(_en_time, _ZH_TIME.sub(_zh_time, plain))
     for kind, found in typed_values(plain).items():
         for value in found:
             day = _ISO_DAY.match(value) if kind == "date" else None
@@ -152,16 +166,23 @@ def _one_thing(a: Said, b: Said, besides: frozenset[str] = frozenset()) -> bool:
     return False
 
 
-# An identifier: letters then digits in one word ("A100s", "v2.3", "CS2040", "COM2-04-02"),
-# a model, a version, a course or a room, never a measure ("10mg", "5pm" open with digits).
-_IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z]+\d[\w.-]*")
+# A year, or a month of a year, as :func:`values` writes it ("year=2025", "num:=2027",
+# "date=november2026", "date=2027年1月"): when a value holds, not what it is.
+_SCOPE = re.compile(
+    r"^(?:year=|num:=(?:19|20)\d\d$|date=\D*(?:19|20)\d\d\D*$|date=(?:19|20)\d\d年\d+月$)"
+)
 
 
-@lru_cache(maxsize=50_000)
-def identifiers(text: str) -> frozenset[str]:
-    """The identifiers ``text`` writes (:data:`_IDENTIFIER`), lower-cased, a plural's "s"
-    and a final dot dropped."""
-    return frozenset(re.sub(r"s$", "", m.rstrip(".").lower()) for m in _IDENTIFIER.findall(text))
+def _held(a: frozenset[str], b: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The values of ``a`` and ``b`` but their years and months of a year, when both name
+    one and other values: then the years say when the values hold ("£520 from November
+    2026" / "now £520, keeping it for 2027"); a year only one names is a value of its own
+    ("Dutch C1 by summer 2027" / "English C1")."""
+    rest_a = frozenset(v for v in a if not _SCOPE.match(v))
+    rest_b = frozenset(v for v in b if not _SCOPE.match(v))
+    if rest_a and rest_b and rest_a != a and rest_b != b:
+        return rest_a, rest_b
+    return a, b
 
 
 def says_again(a: Said, b: Said, cosine: float | None) -> bool:
@@ -176,7 +197,7 @@ def says_again(a: Said, b: Said, cosine: float | None) -> bool:
         return False  # a plan and what came of it ("要搬家了" / "搬完了") are two facts
     if _negated(a.text, b.text) != _negated(b.text, a.text):
         return False
-    va, vb = values(a.text), values(b.text)
+    va, vb = _held(values(a.text), values(b.text))
     short, long = (a, b) if (len(va), len(a.text)) <= (len(vb), len(b.text)) else (b, a)
     vs, vl = (va, vb) if short is a else (vb, va)
     if vs and not vs <= vl:
