@@ -290,7 +290,8 @@ def retold(told: Said, other: Said, cosine: float | None) -> bool:
     """Whether ``told``, from a line that says it tells a fact again (:func:`told_as_again`),
     tells ``other``'s fact: one subject, close by embedding (:data:`RESTATE_COSINE`: the
     line's own words say it was said before), both plans or neither, one thing in common
-    beyond the subject and a focus word (:func:`_one_thing`, :data:`_FOCUS`), no value
+    beyond the subject and a focus word (:func:`_one_thing`, :data:`_FOCUS`, or words of one
+    stem, :func:`_akin`), no value
     ``other`` does not name, and neither negating what the other affirms
     (:func:`negation_conflict`; a negated detail, "can't eat normal pasta" beside "eats
     only gluten-free", is none). Which candidate, and no change either way, is for the
@@ -299,9 +300,30 @@ def retold(told: Said, other: Said, cosine: float | None) -> bool:
         return False
     if told.future != other.future or has_cjk(told.text) != has_cjk(other.text):
         return False
-    if not values(told.text) <= values(other.text) or not _one_thing(told, other, _FOCUS):
+    if not values(told.text) <= values(other.text):
+        return False
+    if not (_one_thing(told, other, _FOCUS) or _akin(told, other)):
         return False
     return not negation_conflict(told.text, other.text)
+
+
+AKIN_PREFIX = 6  # letters two English words of one stem share at least ("allergic", "allergy")
+
+
+def _akin(a: Said, b: Said) -> bool:
+    """The two name one thing by English words of one stem the light stemmer leaves apart:
+    a short plural ("nuts" / "nut") or a shared beginning of :data:`AKIN_PREFIX` letters
+    ("allergic" / "allergy"), beyond their subject and focus words."""
+    who = subject_words(a.subject) | {"user"} | _FOCUS
+    mine = {w.rstrip("s") for w in anchors(a.text) - who if w.isascii()}
+    theirs = {w.rstrip("s") for w in anchors(b.text) - who if w.isascii()}
+    if mine & theirs:
+        return True
+    return any(
+        len(x) >= AKIN_PREFIX and len(y) >= AKIN_PREFIX and x[:AKIN_PREFIX] == y[:AKIN_PREFIX]
+        for x in mine
+        for y in theirs
+    )
 
 
 # "Still" restatements: a line asserting that a value holds ("Still on 10mg donepezil",
