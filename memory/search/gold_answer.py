@@ -16,8 +16,9 @@ tests, for a question with a gold ``answer``, whether some remaining line still 
 It is a word test, not a judgement: a date worked out from the session's day ("7 May 2023"
 for "yesterday"), a count ("两次") or a yes/no is seldom said in words, so such answers read
 as absent even where the memory still implies them; a short, common answer ("Single",
-"上海") can read as present in an unrelated line. An answer without content words ("No",
-none given) is not tested (:func:`answer_words` is empty).
+"上海") can read as present in an unrelated line. A yes/no verdict is no word a line says
+("Likely yes, ...": the words after it are tested); an answer without other content words
+("Yes", "No", none given) is not tested (:func:`answer_words` is empty).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from memory.search.stemming import stem
 from memory.segment import content_words, has_cjk
 
 LOOSE_SHARE = 0.5  # loose: a line holds more than this share of the answer's words
+# Verdict words of a yes/no answer ("no" and "not" are stop words already).
+VERDICTS = frozenset("yes yeah likely unlikely probably maybe possibly definitely".split())
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,8 @@ def answer_words(answer: object) -> tuple[str, ...]:
     """The distinct content words of a gold answer, stemmed (empty: nothing to test)."""
     if answer is None:
         return ()
-    return tuple(dict.fromkeys(stem(w) for w in content_words(str(answer))))
+    words = [w for w in content_words(str(answer)) if w not in VERDICTS]
+    return tuple(dict.fromkeys(stem(w) for w in words))
 
 
 def _held(words: Sequence[str], line: str) -> int:

@@ -15,7 +15,8 @@ def test_answer_words_are_stemmed_content_words() -> None:
     assert answer_words("Paintings, of the Sunsets!") == ("painting", "sunset")
     assert answer_words(2022) == ("2022",)
     assert answer_words("周大福的项链") == ("周大福", "项链")
-    assert answer_words(None) == () and answer_words("No") == ()
+    assert answer_words("Likely yes, she loves painting") == ("love", "paint")
+    assert answer_words(None) == () and answer_words("No") == () and answer_words("Yes") == ()
 
 
 def test_strict_needs_one_line_with_every_word_loose_most() -> None:
