@@ -10,9 +10,10 @@ and its gold answer looked for (``memory/search/gold_answer.py``) in the full ro
 the copy. Printed per set (bench/data/zh, zh-hard dev / held-out, LoCoMo dev conv-26/30/41
 / held-out conv-42/43) and category: withheld questions; with answer words to test; the
 answer in the full root (strict: what the word test can see at all); still in the copy,
-strict and loose, and *in context* (strict, in a line that also holds one of the question's
-own terms other than its names: a tighter reading, "Running" in a line about shoes rather
-than any line saying "running"); absent (not even loosely). With ``--hits`` (a
+strict and loose, and *in context* (strict, and a line holding the answer or one of its
+items also holds one of the question's own terms other than its names: a tighter reading,
+"Running" in a line about shoes rather than any line saying "running"); absent (not even
+loosely). With ``--hits`` (a
 ``gate_features.py --hits`` dump of the same datasets and offsets) also the share with no
 hit at all (``no_match``) among all, answer-absent and answer-present (strict) questions.
 ``--show N`` prints N withheld questions of the dev sets whose answer is still there, with
@@ -33,11 +34,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory.search.eval import WITHHELD_EVERY, copy_root, find_roots, load_questions, withhold
-from memory.search.gold_answer import answer_words, content_lines, find_answer
+from memory.search.gold_answer import Said, content_lines, find_answer, holders, said
 from memory.search.keyword_index import query_terms
 from memory.search.names import names
-from memory.search.stemming import stem
-from memory.segment import content_words
 
 LOCOMO_DEV = ("conv-26", "conv-30", "conv-41")
 DEV_SETS = ("zh", "zh-hard/dev", "locomo/dev")
@@ -55,15 +54,15 @@ def study(datasets: list[Path], offsets: list[int], scratch: Path) -> list[dict[
     for dataset in datasets:
         for source in find_roots(dataset):
             asked = [q for q in load_questions(source) if q.evidence]
-            full = content_lines(source)
+            full = said(content_lines(source))
             for k in offsets:
                 held = asked[k::WITHHELD_EVERY]
                 copy = scratch / dataset.name / f"{source.name}.{k}"
                 copy_root(source, copy)
                 withhold(copy, held)
-                left = content_lines(copy)
+                left = said(content_lines(copy))
                 for q in held:
-                    words = answer_words(q.answer)
+                    in_root, in_copy = find_answer(q.answer, full), find_answer(q.answer, left)
                     row: dict[str, Any] = {
                         "qid": q.qid,
                         "set": set_of(dataset.name, source.name),
@@ -71,24 +70,23 @@ def study(datasets: list[Path], offsets: list[int], scratch: Path) -> list[dict[
                         "offset": k,
                         "question": q.question,
                         "answer": q.answer,
-                        "tested": bool(words),
+                        "tested": in_copy is not None,
                     }
-                    if words:
-                        in_root, in_copy = find_answer(words, full), find_answer(words, left)
-                        row.update(root=in_root.strict, strict=in_copy.strict)
-                        holders = [line for line in left if find_answer(words, [line]).strict]
-                        row.update(loose=in_copy.loose, line=holders[0] if holders else "")
-                        row["context"] = _in_context(q.question, holders)
+                    if in_root is not None and in_copy is not None:
+                        held_by = holders(q.answer, left) if in_copy.strict else []
+                        row.update(root=in_root.strict, strict=in_copy.strict, loose=in_copy.loose)
+                        row["line"] = held_by[0].text if held_by else ""
+                        row["context"] = _in_context(q.question, held_by)
                     rows.append(row)
     return rows
 
 
-def _in_context(question: str, holders: list[str]) -> bool:
+def _in_context(question: str, holders: list[Said]) -> bool:
     """Whether a line holding the whole answer also holds one of the question's terms that
     are not its names' (the asked slot, as ``memory/search/gate_slots.py`` reads it)."""
     named = {t for n in names(question) for t in query_terms(n)}
     slot = set(query_terms(question)) - named
-    return any(slot & {stem(w) for w in content_words(line)} for line in holders)
+    return any(slot & line.words for line in holders)
 
 
 def _share(rows: Iterable[dict[str, Any]], key: str) -> str:

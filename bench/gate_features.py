@@ -55,7 +55,7 @@ from memory.search.eval import (
     score_question,
     withhold,
 )
-from memory.search.gold_answer import answer_words, content_lines, find_answer
+from memory.search.gold_answer import Said, content_lines, find_answer, said
 from memory.search.keyword_index import index_tokens, query_terms
 from memory.search.names import names
 from memory.search.ranker import EVIDENCE_DEPTH
@@ -251,14 +251,13 @@ def hit_rows(
     return out
 
 
-def answer_in_copy(question: Question, lines: list[str]) -> dict[str, Any]:
+def answer_in_copy(question: Question, lines: list[Said]) -> dict[str, Any]:
     """Whether a withheld question's gold answer is still said by a line of its copy
     (``memory/search/gold_answer.py``): ``answer_strict`` / ``answer_loose``, both ``None``
     when the answer has no words to test."""
-    words = answer_words(question.answer)
-    if not words:
+    found = find_answer(question.answer, lines)
+    if found is None:
         return {"answer_strict": None, "answer_loose": None}
-    found = find_answer(words, lines)
     return {"answer_strict": found.strict, "answer_loose": found.loose}
 
 
@@ -302,12 +301,12 @@ def dump_hits(datasets: list[Path], work: Path, out_path: Path, offsets: list[in
                     try:
                         service.sync()
                         lines = line_reader(root) if kind == "answerable" else None
-                        said = content_lines(target) if kind == "withheld" else []
+                        left = said(content_lines(target)) if kind == "withheld" else []
                         rows = hit_rows(service, questions, lines, day)
                         for row, q in zip(rows, questions, strict=True):
                             row.update(dataset=dataset.name, root=source.name, kind=kind, offset=k)
                             if kind == "withheld":
-                                row.update(answer_in_copy(q, said))
+                                row.update(answer_in_copy(q, left))
                             out.write(json.dumps(row, ensure_ascii=False) + "\n")
                     finally:
                         service.close()

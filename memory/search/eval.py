@@ -35,7 +35,7 @@ from typing import Any
 from memory.errors import UsageError
 from memory.paths import MemoryRoot
 from memory.provenance import strip_comments
-from memory.search.gold_answer import answer_words, content_lines, find_answer
+from memory.search.gold_answer import Said, content_lines, find_answer, said
 from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.search.service import Hit, MemorySearch, SearchSettings
 
@@ -218,7 +218,8 @@ def evaluate(
                 asked_rows = _no_hits(service, held, min_score, day)
             finally:
                 service.close()
-            withheld += _with_answers(asked_rows, held, content_lines(target), content_lines(copy))
+            full, left = said(content_lines(target)), said(content_lines(copy))
+            withheld += _with_answers(asked_rows, held, full, left)
         rows.extend(local)
         per_root[source.name] = summarise(local)
     result = summarise(rows)
@@ -244,14 +245,14 @@ def _no_match_summary(key: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _with_answers(
-    rows: list[dict[str, Any]], questions: list[Question], full: list[str], copy: list[str]
+    rows: list[dict[str, Any]], questions: list[Question], full: list[Said], copy: list[Said]
 ) -> list[dict[str, Any]]:
     """``rows`` (one per question) with whether its gold answer is in the full root's lines
     and in the withheld copy's (``None``: no answer words to test)."""
     for row, question in zip(rows, questions, strict=True):
-        words = answer_words(question.answer)
-        row["in_root"] = find_answer(words, full).strict if words else None
-        row["in_copy"] = find_answer(words, copy) if words else None
+        in_root = find_answer(question.answer, full)
+        row["in_root"] = None if in_root is None else in_root.strict
+        row["in_copy"] = find_answer(question.answer, copy)
     return rows
 
 

@@ -3,10 +3,16 @@
 import json
 from pathlib import Path
 
-import pytest
-
 from memory.search.eval import evaluate
-from memory.search.gold_answer import AnswerFound, answer_words, content_lines, find_answer
+from memory.search.gold_answer import (
+    AnswerFound,
+    answer_items,
+    answer_words,
+    content_lines,
+    find_answer,
+    holders,
+    said,
+)
 from memory.search.service import SearchSettings
 
 
@@ -19,19 +25,38 @@ def test_answer_words_are_stemmed_content_words() -> None:
     assert answer_words(None) == () and answer_words("No") == () and answer_words("Yes") == ()
 
 
+def test_answer_items_split_a_list_answer() -> None:
+    assert answer_items("Kickboxing, Taekwondo") == [("kickbox",), ("taekwondo",)]
+    assert answer_items("pottery, painting, and camping") == [("pottery",), ("paint",), ("camp",)]
+    assert answer_items("Pepper and Salt") == [("pepper",), ("salt",)]
+    assert answer_items("a sunset with a palm tree") == []  # one item: not a list
+    assert answer_items("上海、杭州") == [("上海",), ("杭州",)]
+
+
 def test_strict_needs_one_line_with_every_word_loose_most() -> None:
-    lines = ["Ann: I bought a red bicycle", "Ann: my bike is blue"]
-    assert find_answer(answer_words("red bicycles"), lines) == AnswerFound(True, True)
-    # "a blue bicycle": two of the two words in no line, one of two (not most) in each
-    assert find_answer(answer_words("blue bicycle"), lines) == AnswerFound(False, False)
+    lines = said(["Ann: I bought a red bicycle", "Ann: my bike is blue"])
+    assert find_answer("red bicycles", lines) == AnswerFound(True, True)
+    # one of the two words in each line: neither all nor most in one line
+    assert find_answer("blue bicycle", lines) == AnswerFound(False, False)
     # two of three words in one line: most, not all
-    assert find_answer(answer_words("red bicycle helmet"), lines) == AnswerFound(False, True)
+    assert find_answer("red bicycle helmet", lines) == AnswerFound(False, True)
     # a word inside another is not the word ("art" in "party")
-    assert find_answer(answer_words("art"), ["we had a party"]) == AnswerFound(False, False)
+    assert find_answer("art", said(["we had a party"])) == AnswerFound(False, False)
     # Chinese words are looked for as substrings of the line
-    assert find_answer(answer_words("周大福的项链"), ["- 我送了苏晴一条周大福项链"]).strict
-    with pytest.raises(ValueError):
-        find_answer((), lines)
+    assert find_answer("周大福的项链", said(["- 我送了苏晴一条周大福项链"])) == AnswerFound(
+        True, True
+    )
+    assert find_answer("Yes", lines) is None and find_answer(None, lines) is None
+
+
+def test_a_list_answer_is_strict_when_each_item_is_said_somewhere() -> None:
+    lines = said(["John: I started kickboxing", "John: taekwondo is tough", "Maria: hi"])
+    assert find_answer("Kickboxing, Taekwondo", lines) == AnswerFound(True, True)
+    assert find_answer("Kickboxing, Judo", lines) == AnswerFound(False, False)
+    assert [h.text for h in holders("Kickboxing, Taekwondo", lines)] == [
+        "john: i started kickboxing",
+        "john: taekwondo is tough",
+    ]
 
 
 def test_content_lines_skip_headings_blanks_and_comments(tmp_path: Path) -> None:
