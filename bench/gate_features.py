@@ -14,7 +14,9 @@ docs/search.md).
 ``--hits FILE.jsonl`` instead dumps, per question, the final hits ``MemorySearch.search``
 gives (as the eval asks: limit 10, the default minimum score) with their snippets, the
 query's term weights, and for answerable questions recall@5 and hit@5: answerable
-questions of each root, evidence-withheld ones of its withheld copy, and foreign ones (every
+questions of each root, evidence-withheld ones of its withheld copy (with ``answer_strict``
+/ ``answer_loose``: whether a line of the copy still holds all / most of the question's gold
+answer's words, ``memory/search/gold_answer.py``), and foreign ones (every
 ``WITHHELD_EVERY``-th question of the next root of the same dataset). A gate that reads
 only the question and its hits (``memory/search/answerable.py``) is fitted and measured on
 it exactly (``bench/train_answerable.py``).
@@ -53,6 +55,7 @@ from memory.search.eval import (
     score_question,
     withhold,
 )
+from memory.search.gold_answer import Said, content_lines, find_answer, said
 from memory.search.keyword_index import index_tokens, query_terms
 from memory.search.names import names
 from memory.search.ranker import EVIDENCE_DEPTH
@@ -248,6 +251,16 @@ def hit_rows(
     return out
 
 
+def answer_in_copy(question: Question, lines: list[Said]) -> dict[str, Any]:
+    """Whether a withheld question's gold answer is still said by a line of its copy
+    (``memory/search/gold_answer.py``): ``answer_strict`` / ``answer_loose``, both ``None``
+    when the answer has no words to test."""
+    found = find_answer(question.answer, lines)
+    if found is None:
+        return {"answer_strict": None, "answer_loose": None}
+    return {"answer_strict": found.strict, "answer_loose": found.loose}
+
+
 def seed(source: Path, target: Path) -> None:
     """A new copy starts from ``source``'s index, so its unchanged chunks' vectors come from
     the embedding cache (the sync then re-chunks only the files that differ)."""
@@ -288,8 +301,12 @@ def dump_hits(datasets: list[Path], work: Path, out_path: Path, offsets: list[in
                     try:
                         service.sync()
                         lines = line_reader(root) if kind == "answerable" else None
-                        for row in hit_rows(service, questions, lines, day):
+                        left = said(content_lines(target)) if kind == "withheld" else []
+                        rows = hit_rows(service, questions, lines, day)
+                        for row, q in zip(rows, questions, strict=True):
                             row.update(dataset=dataset.name, root=source.name, kind=kind, offset=k)
+                            if kind == "withheld":
+                                row.update(answer_in_copy(q, left))
                             out.write(json.dumps(row, ensure_ascii=False) + "\n")
                     finally:
                         service.close()

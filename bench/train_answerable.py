@@ -15,6 +15,11 @@ question loses all its recall), withheld no-match and foreign no-match, exactly 
 (``type_check``) and the shipped model's own curve are printed too; ``--categories P``
 adds recall@5 and withheld no-match per category, ``--extra``, ``--null`` and ``--apart``
 add round 9's candidate signals (docs/search.md, "Round 9"; measured, not shipped).
+``--absent FILE`` (rows of ``python bench/answer_present.py ... --out FILE`` for the same
+datasets and offsets) keeps, of the withheld questions, only those whose gold answer no
+line of their copy holds even loosely (``memory/search/gold_answer.py``), for fitting and
+measuring alike; ``--untested keep`` keeps those without an answer to test too (LoCoMo's
+adversarial questions).
 """
 
 from __future__ import annotations
@@ -440,6 +445,26 @@ def fit(
     )
 
 
+def answer_absent(
+    rows: list[dict[str, Any]], present: Path, untested: bool
+) -> list[dict[str, Any]]:
+    """``rows`` without the withheld questions whose gold answer their copy may still hold
+    (strict or loose) and, unless ``untested``, those with no answer to test."""
+    found = {}
+    for line in present.read_text("utf-8").splitlines():
+        r = json.loads(line)
+        found[(r["qid"], r["offset"])] = None if not r["tested"] else bool(r["loose"])
+    kept = []
+    for r in rows:
+        if r["kind"] == "withheld":
+            here = found[(r["qid"], r.get("offset", 0))]
+            if here or (here is None and not untested):
+                continue
+        kept.append(r)
+    print(f"answer-absent negatives: {len(kept)} of {len(rows)} rows kept", file=sys.stderr)
+    return kept
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="train_answerable")
     parser.add_argument("dumps", nargs="+", type=Path)
@@ -467,8 +492,12 @@ def main(argv: list[str]) -> int:
         "--score-at", type=float, help="with --dev-only: then every set at this threshold only"
     )
     parser.add_argument("--categories", type=float, help="print per category at this threshold")
+    parser.add_argument("--absent", type=Path, help="answer_present.py rows: absent-only negatives")
+    parser.add_argument("--untested", choices=("drop", "keep"), default="drop")
     args = parser.parse_args(argv)
     rows = [json.loads(line) for p in args.dumps for line in p.read_text("utf-8").splitlines()]
+    if args.absent:
+        rows = answer_absent(rows, args.absent, args.untested == "keep")
     if args.dev_only:
         SHOWN[:] = DEV
     near, pairs = offline_cosines(rows, args.work, args.vectors)

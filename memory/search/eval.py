@@ -35,6 +35,7 @@ from typing import Any
 from memory.errors import UsageError
 from memory.paths import MemoryRoot
 from memory.provenance import strip_comments
+from memory.search.gold_answer import Said, content_lines, find_answer, said
 from memory.search.ranking import DEFAULT_MIN_SCORE
 from memory.search.service import Hit, MemorySearch, SearchSettings
 
@@ -47,6 +48,7 @@ class Question:
     question: str
     evidence: list[tuple[str, int]]
     category: str | None
+    answer: object = None  # the gold answer as the dataset gives it (None: none)
 
 
 def find_roots(dataset: Path) -> list[Path]:
@@ -68,7 +70,10 @@ def load_questions(root: Path) -> list[Question]:
             evidence = [(str(e["file"]), int(e["line"])) for e in item.get("evidence") or []]
             category = item.get("category")
             label = None if category is None else str(category)
-            out.append(Question(str(item["qid"]), str(item["question"]), evidence, label))
+            question = Question(
+                str(item["qid"]), str(item["question"]), evidence, label, item.get("answer")
+            )
+            out.append(question)
         except (ValueError, KeyError, TypeError) as exc:
             raise UsageError(f"{root / 'qa.jsonl'}:{number}: bad question: {exc}") from exc
     return out
@@ -210,9 +215,11 @@ def evaluate(
             service = MemorySearch(MemoryRoot.at(copy), settings)
             try:
                 service.sync(progress)
-                withheld += _no_hits(service, held, min_score, day)
+                asked_rows = _no_hits(service, held, min_score, day)
             finally:
                 service.close()
+            full, left = said(content_lines(target)), said(content_lines(copy))
+            withheld += _with_answers(asked_rows, held, full, left)
         rows.extend(local)
         per_root[source.name] = summarise(local)
     result = summarise(rows)
@@ -220,6 +227,7 @@ def evaluate(
     result["latency_ms_p95"] = round(_p95(latencies), 2)
     if no_match:
         result.update(_no_match_summary("no_match", withheld))
+        result.update(_answer_summary(withheld))
         if foreign:
             result.update(_no_match_summary("no_match_foreign", foreign))
     result["roots"] = per_root
@@ -234,6 +242,33 @@ def _no_match_summary(key: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         f"{key}_questions": len(rows),
         f"{key}_by_category": _by_category(rows, "none"),
     }
+
+
+def _with_answers(
+    rows: list[dict[str, Any]], questions: list[Question], full: list[Said], copy: list[Said]
+) -> list[dict[str, Any]]:
+    """``rows`` (one per question) with whether its gold answer is in the full root's lines
+    and in the withheld copy's (``None``: no answer words to test)."""
+    for row, question in zip(rows, questions, strict=True):
+        in_root = find_answer(question.answer, full)
+        row["in_root"] = None if in_root is None else in_root.strict
+        row["in_copy"] = find_answer(question.answer, copy)
+    return rows
+
+
+def _answer_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    tested = [r for r in rows if r["in_copy"] is not None]
+    present = [r for r in tested if r["in_copy"].strict]
+    absent = [r for r in tested if not r["in_copy"].loose]
+    out: dict[str, Any] = {
+        "no_match_answer_tested": len(tested),
+        "no_match_answer_in_root": sum(1 for r in tested if r["in_root"]),
+        "no_match_answer_present": len(present),
+        "no_match_answer_present_loose": sum(1 for r in tested if r["in_copy"].loose),
+    }
+    out.update(_no_match_summary("no_match_absent", absent))
+    out.update(_no_match_summary("no_match_present", present))
+    return out
 
 
 def _by_category(rows: list[dict[str, Any]], key: str) -> dict[str, float]:
