@@ -1,0 +1,269 @@
+"""A change told as the older statement's own thing turned round or ended.
+
+Most new values name another value in the same words ("住在上海" / "住在北京"); these
+name none. They say the very thing the older one says, its polarity turned, or say that
+the older one's thing is over:
+
+- **turned**: a predicate one statement negates and the other asserts, the newer saying it
+  is so now ("用户不吃辣" / "在四川待久了，现在特别能吃辣"; "王芳喜欢吃甜食" / "最近控糖，
+  甜食一口都不吃了"; "is allergic to nothing" / "turns out I'm allergic to peanuts now");
+- **healed**: a condition the older names told as healed or no longer felt ("腰椎间盘突出"
+  / "现在腰已经不疼了"; "a broken wrist in a cast" / "the wrist has fully healed");
+- **quit**: a job the older holds told as quit, with no other thing quit ("works as a nurse
+  at St Mary's" / "I quit the hospital, I'm a school nurse now").
+
+Each needs what makes it the older's own thing, not a day's event or another's: the
+predicate itself on both sides (its object too: "不吃辣" is not turned by "吃了一顿火锅，
+辣得受不了"), a word of the older's in the healed clause, a job slot in the older; and no
+relative of the subject named by the newer alone ("my sister stopped eating sweets").
+Pure functions over two texts; the caller checks the subject, the order and that the newer
+is no plan.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memory.dream.judge.label import LABEL
+from memory.dream.judge.relations import REL_OF, core_words
+from memory.dream.judge.single_slots import slot_values
+from memory.search.stemming import stem
+from memory.segment import STOPWORDS, has_cjk
+
+_CJK = "\u4e00-\u9fff"
+_CLAUSE = re.compile(r"[，,;；。!！?？]\s*|\s+(?:and|but|while)\s+")
+
+# -- turned ------------------------------------------------------------------------------
+# A Chinese negation and what it applies to: adverbs and modals between are skipped
+# ("不太能吃辣", "一口都不吃了", "不再喜欢"), the predicate runs to the clause's end or a
+# particle, four characters at most. Words opening with 不/没 that negate nothing
+# ("不过", "差不多", "受不了") are no negation.
+_ZH_NOT_NEGATION = re.compile(
+    r"不过(?!敏)|不错|不少|不久|不同|不但|不仅|不管|不然|不如|不得|不断|不停|不住|不了|不行|不够"
+    r"|差不多|没准|没事|没关系"
+)
+_ZH_NEGATION = re.compile(
+    rf"(?:不|没有?|未)(?:再|太|怎么|大|很|是|会|能|敢|想|爱|喜欢|经常|常)*"
+    rf"(?P<t>[{_CJK}]{{1,4}}?)(?=[了啦的呢吧啊过]|[^{_CJK}]|$)"
+)
+_ZH_NEGATOR = re.compile(r"[不没未]")
+# The verbs a predicate opens with that say nothing of what it is about alone ("吃" of
+# "不吃了", "like" of "doesn't like it"): such a predicate needs its object in both.
+_ZH_LIGHT = re.compile(r"^(?:喜欢|爱|吃|喝|用|要|想|去|做|是|有|会|能|玩|看|听)")
+_EN_NEGATION = re.compile(
+    r"(?i)\b(?:not|never|no longer|nothing|none|no|without|anymore|any more)\b|n't\b"
+)
+_EN_LIGHT = frozenset(
+    stem(w)
+    for w in (
+        "like likes love loves want wants eat eats drink drinks have has had get gets take "
+        "takes use uses go goes do does make makes can be is are was were now really out "
+        "turn turns turned anymore more longer much any"
+    ).split()
+)
+# A word that the newer says is so now, beside the turned predicate.
+_NOW = re.compile(
+    r"现在|最近|如今|目前|已经|开始|后来|渐渐|慢慢|变得|不再|再也|这阵子|这段时间|了(?=[，,。！!]|$)"
+    r"|(?i:\b(?:now|anymore|any more|no longer|these days|nowadays|lately|recently|since"
+    r"|turns out|turned out|found out|started|stopped|became|become)\b)"
+)
+
+# -- healed ------------------------------------------------------------------------------
+_HEALED = re.compile(
+    r"痊愈|康复|治好|治愈|好利索|彻底好了|全好了|已经好了|恢复了|出院了|拆了?(?:线|石膏)"
+    r"|不(?:再)?(?:疼|痛|酸|痒|咳嗽?|发烧|过敏|失眠|头晕|复发)了"
+    r"|(?i:\b(?:healed|recovered|cured|cleared up|all clear|in remission|off crutches"
+    r"|discharged|pain[- ]free|no longer (?:hurts?|in pain|sick|ill)"
+    r"|(?:doesn't|does not|don't|do not) hurt)\b"
+    r"|\b(?:cast|stitches|brace|sling|plaster)\s+(?:is|are|was|were|came|has come|have come)"
+    r" off\b)"
+)
+
+# -- quit --------------------------------------------------------------------------------
+_QUIT = re.compile(
+    r"辞职|离职|辞掉|辞了|不干了|被裁|被辞退|退休了"
+    r"|(?i:\b(?:quit|resigned|handed in (?:my|his|her|their) notice|stepped down|retired"
+    r"|(?:was|were|got|been) (?:laid off|made redundant|fired|let go)"
+    r"|left (?:my|his|her|their|the) (?:job|work|post|position|role)"
+    r"|left (?:the )?[A-Z][\w'&.-]*)\b)"
+)
+_JOB_SLOTS = frozenset({"employer", "role"})
+# What one quits that is no job ("quit smoking", "戒烟"): one's job holds.
+_QUIT_OTHER = re.compile(
+    r"(?i)\bquit (?:smoking|drinking|vaping|caffeine|sugar|the gym|gym|social media"
+    r"|(?:my|his|her|their) (?:diet|course|class|band|team|club))\b"
+)
+
+# -- closed ------------------------------------------------------------------------------
+# A thing one has or uses told as closed, cancelled or not renewed ("closed the Barclays
+# account", "the gym membership was cancelled", "电信到期没续", "信用卡注销了"): the thing's
+# words, as written, must be the older's.
+_EN_CLOSED = re.compile(
+    r"(?i)\b(?:closed|cancell?ed|terminated|shut down|deleted|did(?:n't| not) renew)\s+"
+    r"(?:(?:my|our|the|his|her|their|[A-Z][a-z]+'s)\s+)?(?P<t>[A-Za-z][\w'&-]*(?:\s+[A-Za-z][\w'&-]*)?)"
+    r"|\b(?P<p>[A-Za-z][\w'&-]*(?:\s+[A-Za-z][\w'&-]*)?)\s+(?:is|was|has been|got|were|are)\s+"
+    r"(?:now\s+)?(?:closed|cancell?ed|terminated|shut down)\b"
+)
+_ZH_CLOSED = re.compile(
+    rf"(?:把|将)?(?P<t>[{_CJK}A-Za-z0-9]{{2,8}}?)(?:已经|也|都)?"
+    r"(?:注销了|销户了|退订了|停用了|关掉了|取消了|退掉了|停掉了|到期没续|没续费|没续约|没再续)"
+)
+_ZH_TELLER = re.compile(r"^(?:用户|我们|我|他们|他|她)?(?:提到|说|表示)?(?:的)?")
+
+# -- whose -------------------------------------------------------------------------------
+_PEOPLE = {w for w, kind in REL_OF.items() if kind not in ("pet", "boss")}
+_EN_OTHERS = re.compile(
+    r"(?i)\b(?:my|our|(?:the )?user's|his|her|their)\s+(?:\w+\s+)?(?:"
+    + "|".join(sorted((w for w in _PEOPLE if w.isascii()), key=len, reverse=True))
+    + r")\b"
+)
+_ZH_OTHERS = re.compile(
+    "|".join(sorted((w for w in _PEOPLE if not w.isascii() and len(w) > 1), key=len, reverse=True))
+)
+
+
+def _body(text: str) -> str:
+    """``text`` without its speaker's label."""
+    return LABEL.sub("", text.strip(), count=1)
+
+
+@lru_cache(maxsize=50_000)
+def _clauses(text: str) -> tuple[str, ...]:
+    return tuple(c for c in _CLAUSE.split(_body(text)) if c.strip())
+
+
+def _words(text: str, who: frozenset[str]) -> frozenset[str]:
+    """Content words of ``text`` (stems), the subject's names and the marks of change or of
+    a negation left out."""
+    out = set()
+    for w in core_words(text):
+        if w in who or w in STOPWORDS or _NOW.fullmatch(w) or _ZH_NEGATOR.match(w):
+            continue
+        out.add(w)
+    return frozenset(out)
+
+
+def _affirms_zh(text: str, term: str) -> bool:
+    """Whether ``text`` says ``term`` with no negation in the three characters before it."""
+    for m in re.finditer(re.escape(term), text):
+        if not _ZH_NEGATOR.search(text[max(0, m.start() - 3) : m.start()]):
+            return True
+    return False
+
+
+def _turned_zh(negated: str, other: str, who: frozenset[str]) -> bool:
+    """A predicate ``negated`` negates that ``other`` asserts, with its object."""
+    for clause in _clauses(negated):
+        clean = _ZH_NOT_NEGATION.sub("", clause)
+        for m in _ZH_NEGATION.finditer(clean):
+            term = m["t"]
+            if not term or not _affirms_zh(_ZH_NOT_NEGATION.sub("", other), term):
+                continue
+            if _ZH_LIGHT.sub("", term):
+                return True  # "吃辣": the verb and what it is about
+            # "甜食一口都不吃了": the verb alone, its object said elsewhere in the clause
+            shared = _words(clause, who) & _words(other, who)
+            if any(len(w) > 1 and term not in w for w in shared):
+                return True
+    return False
+
+
+def _polarities(text: str, who: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The content words of ``text``'s negated clauses and of its other clauses (English)."""
+    negated: set[str] = set()
+    plain: set[str] = set()
+    for clause in _clauses(text):
+        words = {w for w in _words(clause, who) if w not in _EN_LIGHT and w.isascii()}
+        (negated if _EN_NEGATION.search(clause) else plain).update(words)
+    return frozenset(negated), frozenset(plain)
+
+
+def turned(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
+    """Whether ``newer`` turns the polarity of a predicate ``older`` states and says it
+    holds now (see the module's docstring)."""
+    if has_cjk(newer) != has_cjk(older) or not _NOW.search(_body(newer)):
+        return False
+    if has_cjk(newer):
+        return _turned_zh(newer, older, who) or _turned_zh(older, newer, who)
+    new_neg, new_plain = _polarities(newer, who)
+    old_neg, old_plain = _polarities(older, who)
+    return bool((new_neg & old_plain) - new_plain or (new_plain & old_neg) - new_neg)
+
+
+def healed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
+    """Whether ``newer`` tells as healed a condition ``older`` names: a word of the clause
+    telling it (a character of a Chinese one: "腰" of "腰椎间盘突出") is the older's."""
+    if has_cjk(newer) != has_cjk(older) or _HEALED.search(older):
+        return False
+    old_body = _body(older)
+    old_words = _words(older, who)
+    for clause in _clauses(newer):
+        m = _HEALED.search(clause)
+        if m is None:
+            continue
+        if has_cjk(clause):
+            before = _HEALED.sub("", clause)
+            thing = [w for w in _words(before, who) if not _ZH_LIGHT.fullmatch(w)]
+            if any(ch in old_body for w in thing for ch in w if "\u4e00" <= ch <= "\u9fff"):
+                return True
+        elif (_words(clause, who) - _EN_LIGHT) & old_words:
+            return True
+    return False
+
+
+def quit_job(newer: str, older: str) -> bool:
+    """Whether ``newer`` tells of quitting a job and ``older`` of holding one."""
+    if not _QUIT.search(newer) or _QUIT_OTHER.search(newer) or _QUIT.search(older):
+        return False
+    return bool(_JOB_SLOTS & set(slot_values(older)))
+
+
+def closed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
+    """Whether ``newer`` tells as closed, cancelled or not renewed a thing ``older`` names
+    (a word of it; a Chinese one by a pair of characters)."""
+    if has_cjk(newer) != has_cjk(older):
+        return False
+    body = _body(newer)
+    if has_cjk(body):
+        for m in _ZH_CLOSED.finditer(body):
+            chars = re.sub(rf"[^{_CJK}A-Za-z0-9]", "", _ZH_TELLER.sub("", m["t"]))
+            grams = {chars[i : i + 2] for i in range(len(chars) - 1)} - who
+            if any(g in older for g in grams):
+                return True
+        return False
+    old_words = _words(older, who)
+    for m in _EN_CLOSED.finditer(body):
+        thing = m["t"] or m["p"] or ""
+        if _words(thing, who) - _EN_LIGHT & old_words:
+            return True
+    return False
+
+
+def _own(newer: str, older: str) -> str:
+    """The clauses of ``newer`` that name no relative of its subject (my sister, 同事) the
+    older does not: what those tell may be the relative's ("同事辞职了"), what the others
+    tell is the subject's ("辞职了，现在在家带孩子": the first)."""
+    low = older.lower()
+    kept = []
+    for clause in _clauses(newer):
+        named = [m.group(0).lower().split()[-1] for m in _EN_OTHERS.finditer(clause)]
+        named += _ZH_OTHERS.findall(clause)
+        if not any(w not in low for w in named):
+            kept.append(clause)
+    return ("，" if has_cjk(newer) else ", ").join(kept)
+
+
+def reverses(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
+    """Whether ``newer`` tells ``older``'s own thing turned or ended (:func:`turned`,
+    :func:`healed`, :func:`quit_job`), of no one else; ``who``: the subject's words."""
+    newer = _own(newer, older)
+    return bool(newer) and (
+        turned(newer, older, who)
+        or healed(newer, older, who)
+        or quit_job(newer, older)
+        or closed(newer, older, who)
+    )
+
+
+__all__ = ["closed", "healed", "quit_job", "reverses", "turned"]
