@@ -29,7 +29,7 @@ from memory.dream.judge.label import LABEL
 from memory.dream.judge.relations import REL_OF, core_words
 from memory.dream.judge.single_slots import slot_values
 from memory.search.stemming import stem
-from memory.segment import STOPWORDS, has_cjk
+from memory.segment import STOPWORDS, content_words, has_cjk
 
 _CJK = "\u4e00-\u9fff"
 _CLAUSE = re.compile(r"[，,;；。!！?？]\s*|\s+(?:and|but|while)\s+")
@@ -62,10 +62,20 @@ _EN_LIGHT = frozenset(
         "turn turns turned anymore more longer much any"
     ).split()
 )
+_AUXILIARY = frozenset(
+    stem(w)
+    for w in (
+        "be is are was were been do does did have has had can could will would really very "
+        "much any more longer able now out turn turns turned anymore"
+    ).split()
+)
+_BEFORE_NOTHING = frozenset("to of about with for".split())
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:'s)?\b")
+_REPORTED = frozenset(stem(w) for w in "said says told mentioned reminded asked".split())
 # A word that the newer says is so now, beside the turned predicate.
 _NOW = re.compile(
     r"现在|最近|如今|目前|已经|开始|后来|渐渐|慢慢|变得|不再|再也|这阵子|这段时间|了(?=[，,。！!]|$)"
-    r"|(?i:\b(?:now|anymore|any more|no longer|these days|nowadays|lately|recently|since"
+    r"|(?i:\b(?:now(?! that)|anymore|any more|no longer|these days|nowadays|lately|recently|since"
     r"|turns out|turned out|found out|started|stopped|became|become)\b)"
 )
 
@@ -83,7 +93,8 @@ _HEALED = re.compile(
 # -- quit --------------------------------------------------------------------------------
 _QUIT = re.compile(
     r"辞职|离职|辞掉|辞了|不干了|被裁|被辞退|退休了"
-    r"|(?i:\b(?:quit|resigned|handed in (?:my|his|her|their) notice|stepped down|retired"
+    r"|(?i:\b(?:quit|resigned|handed in (?:my|his|her|their) notice|stepped down"
+    r"|(?:has|have|had|just|finally|I|we) retired|retired from"
     r"|(?:was|were|got|been) (?:laid off|made redundant|fired|let go)"
     r"|left (?:my|his|her|their|the) (?:job|work|post|position|role)"
     r"|left (?:the )?[A-Z][\w'&.-]*)\b)"
@@ -111,6 +122,13 @@ _ZH_CLOSED = re.compile(
 )
 _ZH_TELLER = re.compile(r"^(?:用户|我们|我|他们|他|她)?(?:提到|说|表示)?(?:的)?")
 
+# What is meant, not done, right before a quit ("会辞掉", "is going to quit").
+_MEANT = re.compile(
+    r"(?:会|要|打算|准备|想|计划|考虑|将|可能)\s*$"
+    r"|(?i:\b(?:will|going to|plans? to|planning to|thinking of|thinking about|considering"
+    r"|might|may|wants? to|about to)\s*$)"
+)
+
 # -- whose -------------------------------------------------------------------------------
 _PEOPLE = {w for w, kind in REL_OF.items() if kind not in ("pet", "boss")}
 _EN_OTHERS = re.compile(
@@ -120,7 +138,21 @@ _EN_OTHERS = re.compile(
 )
 _ZH_OTHERS = re.compile(
     "|".join(sorted((w for w in _PEOPLE if not w.isascii() and len(w) > 1), key=len, reverse=True))
+    + "|(?<=[我你他她的])["
+    + "".join(w for w in _PEOPLE if not w.isascii() and len(w) == 1)
+    + "]"
 )
+# A clause opening with someone or something other than its subject ("the kids eat pork
+# now", "the gym now opens at 6", "Barclays closed the branch"): what it tells is theirs.
+_EN_OPENER = re.compile(
+    r"^(?i:(?:so|and|but|now|actually|apparently|(?:it )?turn(?:s|ed) out(?: that)?)\s+)*"
+    r"(?P<w>(?i:the user|user|the|a|an|my|our|his|her|their|this|that|these|those|some|one)"
+    r"|[A-Z][a-z]+)\b"
+)
+_SUBJECT_OPENERS = frozenset({"the user", "user"})
+_DETERMINERS = frozenset("the a an my our his her their this that these those some one".split())
+# A negation of "yet" ("还没过敏", "not yet"), said now: nothing has turned.
+_NOT_YET = re.compile(r"还没|还不|尚未|还未|(?i:\bnot yet\b)")
 
 
 def _body(text: str) -> str:
@@ -130,7 +162,7 @@ def _body(text: str) -> str:
 
 @lru_cache(maxsize=50_000)
 def _clauses(text: str) -> tuple[str, ...]:
-    return tuple(c for c in _CLAUSE.split(_body(text)) if c.strip())
+    return tuple(c.strip() for c in _CLAUSE.split(_body(text)) if c.strip())
 
 
 def _words(text: str, who: frozenset[str]) -> frozenset[str]:
@@ -144,51 +176,122 @@ def _words(text: str, who: frozenset[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+def _others_open(clause: str, who: frozenset[str], *, names_only: bool = False) -> bool:
+    """Whether an English ``clause`` opens with another than its subject (:data:`_EN_OPENER`;
+    the subject's own name or "the user" is the subject); ``names_only``: by a name alone
+    ("Tom's knee has healed", not "the wrist has healed")."""
+    m = _EN_OPENER.match(clause)
+    if m is None:
+        return False
+    word = m["w"].lower()
+    if names_only and (word in _DETERMINERS or not m["w"][:1].isupper()):
+        return False
+    return word not in _SUBJECT_OPENERS and stem(word) not in who
+
+
 def _affirms_zh(text: str, term: str) -> bool:
-    """Whether ``text`` says ``term`` with no negation in the three characters before it."""
+    """Whether the clause ``text`` says ``term`` as its predicate: no negation in the three
+    characters before it, no 的 after it ("跑步的人" names people), and not opening the
+    clause as its topic ("驾照考试改规则了" says nothing of having one) unless it ends there
+    ("结婚了")."""
     for m in re.finditer(re.escape(term), text):
-        if not _ZH_NEGATOR.search(text[max(0, m.start() - 3) : m.start()]):
+        if _ZH_NEGATOR.search(text[max(0, m.start() - 3) : m.start()]):
+            continue
+        after = text[m.end() :]
+        if after.startswith("的"):
+            continue
+        if m.start() == 0 and re.match(rf"[{_CJK}]", after) and not after.startswith("了"):
+            continue
+        return True
+    return False
+
+
+def _negated_zh(clause: str) -> list[str]:
+    """The predicates a Chinese ``clause`` negates ("吃辣" of "不吃辣", "吃" of "一口都不吃了")."""
+    return [m["t"] for m in _ZH_NEGATION.finditer(_ZH_NOT_NEGATION.sub("", clause)) if m["t"]]
+
+
+def _turned_zh(negated: str, other: str, who: frozenset[str]) -> bool:
+    """A predicate the clause ``negated`` negates that the clause ``other`` asserts, with
+    what it is about."""
+    for term in _negated_zh(negated):
+        if not _affirms_zh(_ZH_NOT_NEGATION.sub("", other), term):
+            continue
+        if _ZH_LIGHT.sub("", term):
+            return True  # "吃辣": the verb and what it is about
+        # "甜食一口都不吃了": the verb alone, its object said elsewhere in the clause
+        shared = _words(negated, who) & _words(other, who)
+        if any(len(w) > 1 and term not in w for w in shared):
             return True
     return False
 
 
-def _turned_zh(negated: str, other: str, who: frozenset[str]) -> bool:
-    """A predicate ``negated`` negates that ``other`` asserts, with its object."""
-    for clause in _clauses(negated):
-        clean = _ZH_NOT_NEGATION.sub("", clause)
-        for m in _ZH_NEGATION.finditer(clean):
-            term = m["t"]
-            if not term or not _affirms_zh(_ZH_NOT_NEGATION.sub("", other), term):
-                continue
-            if _ZH_LIGHT.sub("", term):
-                return True  # "吃辣": the verb and what it is about
-            # "甜食一口都不吃了": the verb alone, its object said elsewhere in the clause
-            shared = _words(clause, who) & _words(other, who)
-            if any(len(w) > 1 and term not in w for w in shared):
-                return True
-    return False
+def _heads_en(clause: str, who: frozenset[str]) -> list[frozenset[str]]:
+    """What each negation of an English ``clause`` applies to, all of which the other must
+    say: the first two words after it that say something (a verb too: "eat" and "fish" of
+    "doesn't eat fish"; no auxiliary, name or function word), or the word before "to
+    nothing" ("allergic" of "is allergic to nothing")."""
+    out: list[frozenset[str]] = []
+    for m in _EN_NEGATION.finditer(clause):
+        neg = m.group(0).lower()
+        if neg in ("anymore", "any more"):
+            continue
+        if neg in ("nothing", "none"):
+            before = re.findall(r"[A-Za-z][\w'-]*", clause[: m.start()])
+            before = [w for w in before if w.lower() not in _BEFORE_NOTHING]
+            heads = _words_en(before[-1], who, verbs=True)[-1:] if before else []
+        else:
+            heads = _words_en(clause[m.end() :], who, verbs=True)[:2]
+        if heads:
+            out.append(frozenset(heads))
+    return out
 
 
-def _polarities(text: str, who: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """The content words of ``text``'s negated clauses and of its other clauses (English)."""
-    negated: set[str] = set()
-    plain: set[str] = set()
-    for clause in _clauses(text):
-        words = {w for w in _words(clause, who) if w not in _EN_LIGHT and w.isascii()}
-        (negated if _EN_NEGATION.search(clause) else plain).update(words)
-    return frozenset(negated), frozenset(plain)
+def _words_en(text: str, who: frozenset[str], *, verbs: bool = False) -> list[str]:
+    """The content words of English ``text`` in order (stems; no name, auxiliary or word of
+    report; ``verbs``: the light verbs kept, "eat" of "eats fish")."""
+    out = []
+    skip = _AUXILIARY if verbs else _EN_LIGHT
+    for raw in re.findall(r"[A-Za-z][\w'-]*", text):
+        if raw[:1].isupper() and raw != "I":
+            continue  # a name
+        for w in _words(raw.lower(), who):
+            if w not in skip and w not in _REPORTED:
+                out.append(_plural(w))
+    return out
+
+
+def _plural(word: str) -> str:
+    """``word`` without a plural or third-person "s" the stemmer leaves ("eats")."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _turned_en(negated: str, other: str, who: frozenset[str]) -> bool:
+    """What the clause ``negated`` negates, the clause ``other`` says, unnegated."""
+    if _EN_NEGATION.search(other):
+        return False
+    said = set(_words_en(other, who, verbs=True))
+    return any(heads <= said for heads in _heads_en(negated, who))
 
 
 def turned(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
-    """Whether ``newer`` turns the polarity of a predicate ``older`` states and says it
-    holds now (see the module's docstring)."""
-    if has_cjk(newer) != has_cjk(older) or not _NOW.search(_body(newer)):
+    """Whether a clause of ``newer`` turns the polarity of a predicate a clause of ``older``
+    states, and says it holds now (see the module's docstring)."""
+    if has_cjk(newer) != has_cjk(older):
         return False
-    if has_cjk(newer):
-        return _turned_zh(newer, older, who) or _turned_zh(older, newer, who)
-    new_neg, new_plain = _polarities(newer, who)
-    old_neg, old_plain = _polarities(older, who)
-    return bool((new_neg & old_plain) - new_plain or (new_plain & old_neg) - new_neg)
+    zh = has_cjk(newer)
+    for new in _clauses(newer):
+        if not _NOW.search(new) or (not zh and _others_open(new, who)):
+            continue
+        for old in _clauses(older):
+            if zh:
+                if not _NOT_YET.search(new) and _turned_zh(new, old, who):
+                    return True
+                if _turned_zh(old, new, who):
+                    return True
+            elif _turned_en(new, old, who) or _turned_en(old, new, who):
+                return True
+    return False
 
 
 def healed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
@@ -199,50 +302,65 @@ def healed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     old_body = _body(older)
     old_words = _words(older, who)
     for clause in _clauses(newer):
-        m = _HEALED.search(clause)
-        if m is None:
+        if _HEALED.search(clause) is None:
             continue
         if has_cjk(clause):
             before = _HEALED.sub("", clause)
             thing = [w for w in _words(before, who) if not _ZH_LIGHT.fullmatch(w)]
             if any(ch in old_body for w in thing for ch in w if "\u4e00" <= ch <= "\u9fff"):
                 return True
-        elif (_words(clause, who) - _EN_LIGHT) & old_words:
+        elif (_words(clause, who) - _EN_LIGHT) & old_words and not _others_open(
+            clause, who, names_only=True
+        ):
             return True
     return False
 
 
-def quit_job(newer: str, older: str) -> bool:
-    """Whether ``newer`` tells of quitting a job and ``older`` of holding one."""
-    if not _QUIT.search(newer) or _QUIT_OTHER.search(newer) or _QUIT.search(older):
+def quit_job(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
+    """Whether a clause of ``newer`` tells of its subject quitting a job (done, not meant:
+    "会辞掉", "will quit") and ``older`` of holding one."""
+    if _QUIT.search(older) or not _JOB_SLOTS & set(slot_values(older)):
         return False
-    return bool(_JOB_SLOTS & set(slot_values(older)))
+    for clause in _clauses(newer):
+        m = _QUIT.search(clause)
+        if m is None or _QUIT_OTHER.search(clause) or _others_open(clause, who):
+            continue
+        if not _MEANT.search(clause[max(0, m.start() - 24) : m.start()]):
+            return True
+    return False
 
 
 def closed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     """Whether ``newer`` tells as closed, cancelled or not renewed a thing ``older`` names
-    (a word of it; a Chinese one by a pair of characters)."""
+    (what it is, its last word: "信用卡" of "招行信用卡", "Barclays" of "the Barclays
+    account" as the older writes it)."""
     if has_cjk(newer) != has_cjk(older):
         return False
-    body = _body(newer)
-    if has_cjk(body):
-        for m in _ZH_CLOSED.finditer(body):
-            chars = re.sub(rf"[^{_CJK}A-Za-z0-9]", "", _ZH_TELLER.sub("", m["t"]))
-            grams = {chars[i : i + 2] for i in range(len(chars) - 1)} - who
-            if any(g in older for g in grams):
-                return True
-        return False
     old_words = _words(older, who)
-    for m in _EN_CLOSED.finditer(body):
-        thing = m["t"] or m["p"] or ""
-        if _words(thing, who) - _EN_LIGHT & old_words:
-            return True
+    for clause in _clauses(newer):
+        if has_cjk(clause):
+            for m in _ZH_CLOSED.finditer(clause):
+                thing = _ZH_TELLER.sub("", m["t"])
+                words = [w for w in content_words(thing) if w not in who]
+                if words and len(words[-1]) > 1 and words[-1] in older:
+                    return True
+            continue
+        for m in _EN_CLOSED.finditer(clause):
+            if m["t"] and _others_open(clause, who):
+                continue  # "Barclays closed the branch": another closed it
+            thing = m["t"] or m["p"] or ""
+            if set(_words_en(thing, who)) & old_words or _names_in(thing) & _names_in(older):
+                return True
     return False
 
 
+def _names_in(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in _NAME.findall(text))
+
+
 def _own(newer: str, older: str) -> str:
-    """The clauses of ``newer`` that name no relative of its subject (my sister, 同事) the
-    older does not: what those tell may be the relative's ("同事辞职了"), what the others
+    """The clauses of ``newer`` that name no relative of its subject (my sister, 同事, 我爸)
+    the older does not: what those tell may be the relative's ("同事辞职了"), what the others
     tell is the subject's ("辞职了，现在在家带孩子": the first)."""
     low = older.lower()
     kept = []
@@ -256,12 +374,13 @@ def _own(newer: str, older: str) -> str:
 
 def reverses(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     """Whether ``newer`` tells ``older``'s own thing turned or ended (:func:`turned`,
-    :func:`healed`, :func:`quit_job`), of no one else; ``who``: the subject's words."""
+    :func:`healed`, :func:`quit_job`, :func:`closed`), of no one else; ``who``: the subject's
+    words."""
     newer = _own(newer, older)
     return bool(newer) and (
         turned(newer, older, who)
         or healed(newer, older, who)
-        or quit_job(newer, older)
+        or quit_job(newer, older, who)
         or closed(newer, older, who)
     )
 
