@@ -44,9 +44,12 @@ _ZH_NOT_NEGATION = re.compile(
     r"|差不多|没准|没事|没关系"
 )
 _ZH_NEGATION = re.compile(
-    rf"(?:不|没有?|未)(?:再|太|怎么|大|很|是|会|能|敢|想|爱|喜欢|经常|常)*"
+    rf"(?P<yet>还|尚)?(?:不|没有?|未)(?P<a>(?:再|太|怎么|大|很|是|会|能|敢|想|爱|喜欢|经常|常)*)"
     rf"(?P<t>[{_CJK}]{{1,4}}?)(?=[了啦的呢吧啊过]|[^{_CJK}]|$)"
 )
+# A modal the negation governs ("不会游泳"): the other must say it too ("现在会游泳了", not
+# "在学游泳").
+_ZH_MODAL = re.compile(r"会|能|敢|想|爱|喜欢")
 _ZH_NEGATOR = re.compile(r"[不没未]")
 # The verbs a predicate opens with that say nothing of what it is about alone ("吃" of
 # "不吃了", "like" of "doesn't like it"): such a predicate needs its object in both.
@@ -69,15 +72,23 @@ _AUXILIARY = frozenset(
         "much any more longer able now out turn turns turned anymore"
     ).split()
 )
+_ANY = re.compile("")
+_CAN = re.compile(r"\bca(?:n't|nnot|n not)|\bcouldn't|\bunable\b")
+_CAN_SAID = re.compile(r"(?i)\b(?:can|could|able)\b")
+_HAVE = re.compile(r"^\s*(?:\w+\s+)?(?:have|has|own)\b")
+_HAVE_SAID = re.compile(r"(?i)\b(?:has|have|had|got|owns?|bought)\b")
 _BEFORE_NOTHING = frozenset("to of about with for".split())
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:'s)?\b")
 _REPORTED = frozenset(stem(w) for w in "said says told mentioned reminded asked".split())
 # A word that the newer says is so now, beside the turned predicate.
-_NOW = re.compile(
-    r"现在|最近|如今|目前|已经|开始|后来|渐渐|慢慢|变得|不再|再也|这阵子|这段时间|了(?=[，,。！!]|$)"
+_STRONG_NOW = re.compile(
+    r"现在|最近|如今|目前|已经|开始|后来|渐渐|慢慢|变得|不再|再也|这阵子|这段时间"
     r"|(?i:\b(?:now(?! that)|anymore|any more|no longer|these days|nowadays|lately|recently|since"
     r"|turns out|turned out|found out|started|stopped|became|become)\b)"
 )
+# ... or, after a negation, a clause-final 了: "不吃了" is a change of state ("吃辣了" may be
+# one meal, unless what it ends was "not yet": "还没结婚" / "结婚了").
+_NOW = re.compile(rf"{_STRONG_NOW.pattern}|了(?=[，,。！!]|$)")
 
 # -- healed ------------------------------------------------------------------------------
 _HEALED = re.compile(
@@ -100,6 +111,20 @@ _QUIT = re.compile(
     r"|left (?:the )?[A-Z][\w'&.-]*)\b)"
 )
 _JOB_SLOTS = frozenset({"employer", "role"})
+# What an English quit names when it names a job: the job, or the place one worked.
+_QUIT_WHAT = re.compile(
+    r"(?i)\b(?:quit|resigned from|left)\s+(?:(?:my|the|his|her|their|our|a)\s+)?"
+    r"(?P<f>[A-Za-z][\w'&-]*)(?:\s+(?P<o>[A-Za-z][\w'&-]*))?"
+)
+_WORKPLACE = frozenset(
+    stem(w)
+    for w in (
+        "job work position post role hospital company firm school shop store bank office "
+        "restaurant cafe clinic agency factory practice surgery salon studio lab nursery hotel "
+        "warehouse pharmacy council university college business"
+    ).split()
+)
+_QUIT_WHEN = frozenset("last this yesterday today on in after because and so".split())
 # What one quits that is no job ("quit smoking", "戒烟"): one's job holds.
 _QUIT_OTHER = re.compile(
     r"(?i)\bquit (?:smoking|drinking|vaping|caffeine|sugar|the gym|gym|social media"
@@ -124,17 +149,31 @@ _ZH_TELLER = re.compile(r"^(?:用户|我们|我|他们|他|她)?(?:提到|说|�
 
 # What is meant, not done, right before a quit ("会辞掉", "is going to quit").
 _MEANT = re.compile(
-    r"(?:会|要|打算|准备|想|计划|考虑|将|可能)\s*$"
+    r"(?:会|要|打算|准备|想|计划|考虑|将|可能|差点|差一点|几乎)\s*$"
     r"|(?i:\b(?:will|going to|plans? to|planning to|thinking of|thinking about|considering"
-    r"|might|may|wants? to|about to)\s*$)"
+    r"|might|may|wants? to|wanted to|about to|nearly|almost|should|would|could|if)"
+    r"(?:\s+\w+)?\s*$)"
 )
 
+_ASKED = re.compile(r"吗$|么$")
+_EN_NOT_BEFORE = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bno)(?:\s+\w+){0,2}\s*$")
+
 # -- whose -------------------------------------------------------------------------------
-_PEOPLE = {w for w, kind in REL_OF.items() if kind not in ("pet", "boss")}
+# The people around a subject: its relations (relations.REL_OF, no pet or boss, a job's
+# word too) and those it lives and works among.
+_PEOPLE = {w for w, kind in REL_OF.items() if kind not in ("pet", "boss")} | set(
+    (
+        "邻居 侄子 侄女 外甥 外甥女 表弟 表妹 表哥 表姐 堂弟 堂妹 堂哥 堂姐 舅舅 叔叔 阿姨 "
+        "姑姑 婶婶 舅妈 姨妈 嫂子 姐夫 妹夫 弟媳 公公 婆婆 岳父 岳母 同学 客户 房东 租客 队友 "
+        "neighbour neighbor nephew niece cousin uncle aunt auntie classmate client customer "
+        "landlord landlady tenant teammate housemate stepson stepdaughter grandson "
+        "granddaughter"
+    ).split()
+)
 _EN_OTHERS = re.compile(
-    r"(?i)\b(?:my|our|(?:the )?user's|his|her|their)\s+(?:\w+\s+)?(?:"
+    r"(?i)\b(?:"
     + "|".join(sorted((w for w in _PEOPLE if w.isascii()), key=len, reverse=True))
-    + r")\b"
+    + r")(?:s|'s)?\b"
 )
 _ZH_OTHERS = re.compile(
     "|".join(sorted((w for w in _PEOPLE if not w.isascii() and len(w) > 1), key=len, reverse=True))
@@ -146,7 +185,8 @@ _ZH_OTHERS = re.compile(
 # now", "the gym now opens at 6", "Barclays closed the branch"): what it tells is theirs.
 _EN_OPENER = re.compile(
     r"^(?i:(?:so|and|but|now|actually|apparently|(?:it )?turn(?:s|ed) out(?: that)?)\s+)*"
-    r"(?P<w>(?i:the user|user|the|a|an|my|our|his|her|their|this|that|these|those|some|one)"
+    r"(?P<w>(?i:the user|user|the|a|an|my|our|his|her|their|this|that|these|those|some|one"
+    r"|they|it|you|someone|people|everyone|nobody)"
     r"|[A-Z][a-z]+)\b"
 )
 _SUBJECT_OPENERS = frozenset({"the user", "user"})
@@ -162,7 +202,31 @@ def _body(text: str) -> str:
 
 @lru_cache(maxsize=50_000)
 def _clauses(text: str) -> tuple[str, ...]:
-    return tuple(c.strip() for c in _CLAUSE.split(_body(text)) if c.strip())
+    """The clauses of ``text``, no question among them ("has it healed?", "辞职了吗")."""
+    body = _body(text)
+    out = []
+    start = 0
+    for m in [*_CLAUSE.finditer(body), None]:
+        end = m.start() if m is not None else len(body)
+        clause = body[start:end].strip()
+        asked = m is not None and m.group(0).strip() in ("?", "？")
+        if clause and not asked and not _ASKED.search(clause):
+            out.append(clause)
+        if m is not None:
+            start = m.end()
+    return tuple(out)
+
+
+def _done(clause: str, at: int) -> bool:
+    """Whether what ``clause`` tells from ``at`` on (a quit, a healing, a closing) is told
+    as done: not negated ("hasn't healed", "没辞职", "还没好利索"), not meant or nearly
+    done ("会辞掉", "nearly quit")."""
+    before = clause[max(0, at - 24) : at]
+    if _MEANT.search(before):
+        return False
+    if has_cjk(clause):
+        return not _ZH_NEGATOR.search(before[-4:])
+    return not _EN_NOT_BEFORE.search(before)
 
 
 def _words(text: str, who: frozenset[str]) -> frozenset[str]:
@@ -189,13 +253,14 @@ def _others_open(clause: str, who: frozenset[str], *, names_only: bool = False) 
     return word not in _SUBJECT_OPENERS and stem(word) not in who
 
 
-def _affirms_zh(text: str, term: str) -> bool:
+def _affirms_zh(text: str, term: str, modals: tuple[str, ...] = ()) -> bool:
     """Whether the clause ``text`` says ``term`` as its predicate: no negation in the three
     characters before it, no 的 after it ("跑步的人" names people), and not opening the
     clause as its topic ("驾照考试改规则了" says nothing of having one) unless it ends there
-    ("结婚了")."""
+    ("结婚了"); each of ``modals`` said in the four characters before it."""
     for m in re.finditer(re.escape(term), text):
-        if _ZH_NEGATOR.search(text[max(0, m.start() - 3) : m.start()]):
+        before = text[max(0, m.start() - 4) : m.start()]
+        if _ZH_NEGATOR.search(before[-3:]) or not all(x in before for x in modals):
             continue
         after = text[m.end() :]
         if after.startswith("的"):
@@ -206,16 +271,23 @@ def _affirms_zh(text: str, term: str) -> bool:
     return False
 
 
-def _negated_zh(clause: str) -> list[str]:
-    """The predicates a Chinese ``clause`` negates ("吃辣" of "不吃辣", "吃" of "一口都不吃了")."""
-    return [m["t"] for m in _ZH_NEGATION.finditer(_ZH_NOT_NEGATION.sub("", clause)) if m["t"]]
+def _negated_zh(clause: str) -> list[tuple[str, tuple[str, ...], bool]]:
+    """The predicates a Chinese ``clause`` negates ("吃辣" of "不吃辣", "吃" of "一口都不吃
+    了"), each with the modals the negation governs and whether it says "not yet" (还没)."""
+    return [
+        (m["t"], tuple(_ZH_MODAL.findall(m["a"])), bool(m["yet"]))
+        for m in _ZH_NEGATION.finditer(_ZH_NOT_NEGATION.sub("", clause))
+        if m["t"]
+    ]
 
 
-def _turned_zh(negated: str, other: str, who: frozenset[str]) -> bool:
+def _turned_zh(negated: str, other: str, who: frozenset[str], *, yet_only: bool = False) -> bool:
     """A predicate the clause ``negated`` negates that the clause ``other`` asserts, with
-    what it is about."""
-    for term in _negated_zh(negated):
-        if not _affirms_zh(_ZH_NOT_NEGATION.sub("", other), term):
+    what it is about (``yet_only``: only a "not yet" one)."""
+    for term, modals, yet in _negated_zh(negated):
+        if yet_only and not yet:
+            continue
+        if not _affirms_zh(_ZH_NOT_NEGATION.sub("", other), term, modals):
             continue
         if _ZH_LIGHT.sub("", term):
             return True  # "吃辣": the verb and what it is about
@@ -226,12 +298,14 @@ def _turned_zh(negated: str, other: str, who: frozenset[str]) -> bool:
     return False
 
 
-def _heads_en(clause: str, who: frozenset[str]) -> list[frozenset[str]]:
+def _heads_en(clause: str, who: frozenset[str]) -> list[tuple[frozenset[str], re.Pattern[str]]]:
     """What each negation of an English ``clause`` applies to, all of which the other must
     say: the first two words after it that say something (a verb too: "eat" and "fish" of
     "doesn't eat fish"; no auxiliary, name or function word), or the word before "to
-    nothing" ("allergic" of "is allergic to nothing")."""
-    out: list[frozenset[str]] = []
+    nothing" ("allergic" of "is allergic to nothing"); with what the other must say of
+    them, as the negation did: "can't swim" needs "can swim", "doesn't have a car" "has a
+    car" ("car insurance" is no car had)."""
+    out: list[tuple[frozenset[str], re.Pattern[str]]] = []
     for m in _EN_NEGATION.finditer(clause):
         neg = m.group(0).lower()
         if neg in ("anymore", "any more"):
@@ -240,10 +314,17 @@ def _heads_en(clause: str, who: frozenset[str]) -> list[frozenset[str]]:
             before = re.findall(r"[A-Za-z][\w'-]*", clause[: m.start()])
             before = [w for w in before if w.lower() not in _BEFORE_NOTHING]
             heads = _words_en(before[-1], who, verbs=True)[-1:] if before else []
+            need = _ANY
         else:
             heads = _words_en(clause[m.end() :], who, verbs=True)[:2]
+            near = clause[max(0, m.start() - 6) : m.end() + 12].lower()
+            need = _ANY
+            if _CAN.search(near):
+                need = _CAN_SAID
+            elif _HAVE.search(clause[m.end() : m.end() + 12].lower()):
+                need = _HAVE_SAID
         if heads:
-            out.append(frozenset(heads))
+            out.append((frozenset(heads), need))
     return out
 
 
@@ -271,7 +352,7 @@ def _turned_en(negated: str, other: str, who: frozenset[str]) -> bool:
     if _EN_NEGATION.search(other):
         return False
     said = set(_words_en(other, who, verbs=True))
-    return any(heads <= said for heads in _heads_en(negated, who))
+    return any(heads <= said and need.search(other) for heads, need in _heads_en(negated, who))
 
 
 def turned(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
@@ -287,7 +368,8 @@ def turned(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
             if zh:
                 if not _NOT_YET.search(new) and _turned_zh(new, old, who):
                     return True
-                if _turned_zh(old, new, who):
+                # a plain assertion said now needs a word of now, or a "not yet" it ends
+                if _turned_zh(old, new, who, yet_only=not _STRONG_NOW.search(new)):
                     return True
             elif _turned_en(new, old, who) or _turned_en(old, new, who):
                 return True
@@ -302,7 +384,8 @@ def healed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     old_body = _body(older)
     old_words = _words(older, who)
     for clause in _clauses(newer):
-        if _HEALED.search(clause) is None:
+        m = _HEALED.search(clause)
+        if m is None or not _done(clause, m.start()):
             continue
         if has_cjk(clause):
             before = _HEALED.sub("", clause)
@@ -325,9 +408,36 @@ def quit_job(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
         m = _QUIT.search(clause)
         if m is None or _QUIT_OTHER.search(clause) or _others_open(clause, who):
             continue
-        if not _MEANT.search(clause[max(0, m.start() - 24) : m.start()]):
+        if not _quits_job(clause, older, who):
+            continue
+        if _done(clause, m.start()):
             return True
     return False
+
+
+def _quits_job(clause: str, older: str, who: frozenset[str]) -> bool:
+    """Whether what ``clause`` quits is a job: named as one, or a place of work, a name, a
+    word of ``older`` ("quit the hospital", "quit Arup", "quit last week"), never another
+    thing ("quit my evening class"); Chinese: 辞掉 what ``older`` names or 工作."""
+    if has_cjk(clause):
+        m = re.search(rf"辞掉(?:了)?(?P<o>[{_CJK}]{{2,8}})", clause)
+        return (
+            m is None
+            or "工作" in m["o"]
+            or any(m["o"][i : i + 2] in older for i in range(len(m["o"]) - 1))
+        )
+    m = _QUIT_WHAT.search(clause)
+    if m is None:
+        return True  # "resigned", "quit." : nothing else named
+    first = m["f"]
+    if first.lower() in _QUIT_WHEN or first[:1].isupper():
+        return True  # "quit last month", "quit Arup"
+    mine = _words(older, who)
+    return any(
+        stem(w.lower()) in _WORKPLACE or _plural(stem(w.lower())) in mine
+        for w in (first, m["o"] or "")
+        if w
+    )
 
 
 def closed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
@@ -340,17 +450,23 @@ def closed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     for clause in _clauses(newer):
         if has_cjk(clause):
             for m in _ZH_CLOSED.finditer(clause):
+                if not _done(clause, m.start()):
+                    continue
                 thing = _ZH_TELLER.sub("", m["t"])
                 words = [w for w in content_words(thing) if w not in who]
                 if words and len(words[-1]) > 1 and words[-1] in older:
                     return True
             continue
         for m in _EN_CLOSED.finditer(clause):
+            if not _done(clause, m.start()):
+                continue
             if m["t"] and _others_open(clause, who):
                 continue  # "Barclays closed the branch": another closed it
             thing = m["t"] or m["p"] or ""
-            if set(_words_en(thing, who)) & old_words or _names_in(thing) & _names_in(older):
+            if set(_words_en(thing, who)) & old_words:
                 return True
+            if m["t"] and _names_in(thing) & _names_in(older):
+                return True  # "closed the Barclays account" after "banks with Barclays"
     return False
 
 
@@ -365,7 +481,7 @@ def _own(newer: str, older: str) -> str:
     low = older.lower()
     kept = []
     for clause in _clauses(newer):
-        named = [m.group(0).lower().split()[-1] for m in _EN_OTHERS.finditer(clause)]
+        named = [re.sub(r"(?:'s|s)$", "", m.group(0).lower()) for m in _EN_OTHERS.finditer(clause)]
         named += _ZH_OTHERS.findall(clause)
         if not any(w not in low for w in named):
             kept.append(clause)
