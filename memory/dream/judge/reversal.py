@@ -190,6 +190,9 @@ _EN_OPENER = re.compile(
     r"|[A-Z][a-z]+)\b"
 )
 _SUBJECT_OPENERS = frozenset({"the user", "user"})
+# A clause opening with its subject ("我…", "用户…", "I…", "the user…").
+_SUBJECT_OPENS = re.compile(r"(?:我|用户|本人)|(?i:(?:I|I'm|I've|I'd|we|the user|user)\b)")
+RELATIVE_OPENS = 6  # a relative named this near a clause's start opens it ("my sister…")
 _DETERMINERS = frozenset("the a an my our his her their this that these those some one".split())
 # A negation of "yet" ("还没过敏", "not yet"), said now: nothing has turned.
 _NOT_YET = re.compile(r"还没|还不|尚未|还未|(?i:\bnot yet\b)")
@@ -477,15 +480,28 @@ def _names_in(text: str) -> frozenset[str]:
 def _own(newer: str, older: str) -> str:
     """The clauses of ``newer`` that name no relative of its subject (my sister, 同事, 我爸)
     the older does not: what those tell may be the relative's ("同事辞职了"), what the others
-    tell is the subject's ("辞职了，现在在家带孩子": the first)."""
+    tell is the subject's ("辞职了，现在在家带孩子": the first). A clause opening with such a
+    relative lends it to those after it that name no subject of their own ("表妹在四川待久
+    了，现在特别能吃辣": both the cousin's)."""
     low = older.lower()
     kept = []
+    lent = False  # the clauses so far are about a relative opening one
     for clause in _clauses(newer):
-        named = [re.sub(r"(?:'s|s)$", "", m.group(0).lower()) for m in _EN_OTHERS.finditer(clause)]
-        named += _ZH_OTHERS.findall(clause)
-        if not any(w not in low for w in named):
-            kept.append(clause)
+        found = [*_EN_OTHERS.finditer(clause), *_ZH_OTHERS.finditer(clause)]
+        named = [m for m in found if _bare(m.group(0)) not in low]
+        if named:
+            lent = any(m.start() <= RELATIVE_OPENS for m in named)
+            continue
+        if lent and not _SUBJECT_OPENS.match(clause):
+            continue
+        lent = False
+        kept.append(clause)
     return ("，" if has_cjk(newer) else ", ").join(kept)
+
+
+def _bare(word: str) -> str:
+    """A relation word as the older would write it ("sister" of "sister's")."""
+    return re.sub(r"(?:'s|s)$", "", word.lower()) if word.isascii() else word
 
 
 def reverses(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
