@@ -10,14 +10,18 @@ the older one's thing is over:
 - **healed**: a condition the older names told as healed or no longer felt ("腰椎间盘突出"
   / "现在腰已经不疼了"; "a broken wrist in a cast" / "the wrist has fully healed");
 - **quit**: a job the older holds told as quit, with no other thing quit ("works as a nurse
-  at St Mary's" / "I quit the hospital, I'm a school nurse now").
+  at St Mary's" / "I quit the hospital, I'm a school nurse now");
+- **closed**: a thing the older names told as closed, cancelled or not renewed ("banks
+  with Barclays" / "closed the Barclays account"; "用的是电信宽带" / "电信到期没续").
 
 Each needs what makes it the older's own thing, not a day's event or another's: the
 predicate itself on both sides (its object too: "不吃辣" is not turned by "吃了一顿火锅，
-辣得受不了"), a word of the older's in the healed clause, a job slot in the older; and no
-relative of the subject named by the newer alone ("my sister stopped eating sweets").
-Pure functions over two texts; the caller checks the subject, the order and that the newer
-is no plan.
+辣得受不了"), a word of the older's in the healed or closed clause, a job slot in the
+older; told as done (no question, nothing negated or only meant: "hasn't healed", "会辞
+掉"); and no person around the subject the older does not name opening what is told ("my
+sister stopped eating sweets", "表妹…现在特别能吃辣"). Pure functions over two texts; the
+caller checks the subject, the order and that the newer is no plan. Written for issue 10,
+round 25 (the change probe's "reversed" and "ended" pairs).
 """
 
 from __future__ import annotations
