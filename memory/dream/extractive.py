@@ -40,6 +40,7 @@ from memory.dream.judge import (
     importance,
     named,
     restate,
+    reversal,
     single_slots,
     slotmodel,
 )
@@ -1186,6 +1187,8 @@ class ExtractiveEngine:
             return True  # 在大疆做硬件工程师 / 在小鹏做硬件测试: one employer at a time
         if newer.future and not older.future and older.kind != "plan":
             return False  # a value still to come leaves the present one ("1月起涨到4800")
+        if reversal.reverses(newer.text, older.text, whose(newer, older)):
+            return True  # "现在特别能吃辣" turns "不吃辣"; "腰已经不疼了" ends "腰椎间盘突出"
         if sibling_changed(newer.text, older.text) and not is_future(newer.text):
             return True  # "改吃氨氯地平" after "吃一片硝苯地平": another of the same kind
         return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)

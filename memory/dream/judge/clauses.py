@@ -30,10 +30,14 @@ from memory.dream.judge.relations import (
     moved_away,
     whose,
 )
+from memory.dream.judge.reversal import reverses
 from memory.dream.judge.single_slots import swapped
 from memory.dream.judge.slots import anchors, changes_value
 from memory.dream.similarity import features
 from memory.segment import has_cjk
+
+DETAIL_CHARS = 4  # a Chinese clause this short, after a changed one, is its detail
+DETAIL_WORDS = 3  # ... an English one of this many words
 
 # Clauses part at a comma or semicolon (not the comma of "£6,000"), and in English at an
 # "and" that opens a new predicate of the same subject ("weighs 84 kg and wants to get
@@ -228,6 +232,8 @@ def changed_clauses(older: Said, newer: Said, *, by_words: bool = False) -> list
     changed = [changes_value(newer.text, c, mine) for c in standing]
     if not any(changed):  # another value of a one-value slot ("在大疆做…" / "在小鹏做…")
         changed = [bool(swapped(newer.text, c, mine)) for c in standing]
+    if not any(changed):  # its own thing turned or ended ("…，不吃辣" / "现在特别能吃辣")
+        changed = _details_with(split.clauses, [reverses(newer.text, c, mine) for c in standing])
     if by_words and not any(changed):
         changed = _most_shared(newer.text, list(standing), mine)
     if not any(changed) and who and split.zh != has_cjk(newer.text):
@@ -235,6 +241,22 @@ def changed_clauses(older: Said, newer: Said, *, by_words: bool = False) -> list
         topics = features(newer.text).families
         changed = [bool(topics & features(c).families) for c in standing]
     return changed
+
+
+def _details_with(clauses: tuple[str, ...], changed: list[bool]) -> list[bool]:
+    """``changed``, each short clause right after a changed one changed too: a detail of
+    it ("不加糖" of "喜欢喝美式咖啡", "eats everything" of "is allergic to nothing")."""
+    out = list(changed)
+    for i in range(1, len(out)):
+        out[i] = out[i] or (out[i - 1] and _short(clauses[i]))
+    return out
+
+
+def _short(clause: str) -> bool:
+    """Four Chinese characters or fewer, or three English words."""
+    if has_cjk(clause):
+        return len(re.sub(r"\W", "", clause)) <= DETAIL_CHARS
+    return len(clause.split()) <= DETAIL_WORDS
 
 
 def split_at(older: Said, changed: list[bool]) -> Split | None:
