@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
+from memory.dream.judge.address import told_of, unaddressed
 from memory.dream.judge.dates import find, month_number
 from memory.dream.judge.label import LABEL as _LABEL
 from memory.dream.judge.places import moved_to, other_place, placed
@@ -95,6 +96,8 @@ _OPENER = re.compile(
     r"(?:另外|还有|对了|顺便)?(?:跟大家)?(?:(?:宣布|通知|报告|更新|告诉大家)(?:一下|个事|一件事)?"
     r"|(?:商量|说)?(?:一下|个事|一件事))[，,：:]\s*"
     r"|(?i:(?:quick\s+)?(?:update|news|fyi|btw|heads up|announcement)\s*[,:!-]\s*)"
+    # hearsay: whom what was heard names is whom it is about ("听说陈晨换工作了")
+    r"|(?:听说|据说)[，,：:]?\s*|(?i:(?:I\s+|I've\s+|just\s+)?heard(?:\s+that)?,?\s+)"
 )
 # A relation's words reported ("老板说…", "my boss said that …"), and their opening pronoun
 # when they are about the relation itself ("妈妈说她下个月去北京").
@@ -149,9 +152,19 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     bare = _bare_relation(text, names)
     if bare:
         return bare
+    told = told_of(text, names)
+    if told:  # "刘洋陈晨在银行上班": a teller's frame dropped, the words are the member's
+        return subject_of(told, names)
     for name in sorted(names, key=len, reverse=True):
         if text.startswith(name):
             return _framed(text, name, names) or _joint(text, name, names) or name
+    label = _SAID_BY_USER.match(text)
+    if label and names:
+        # the user's words about a member ("The user: Omar drives a Fiat") are the member's,
+        # as another member's are ("Priya: Omar drives a Fiat")
+        member = _member_told(text[label.end() :], "user", names, others=False)
+        if member:
+            return member
     for word, name in _kin_names(names).items():
         if text.startswith(word):
             return name  # "老爷子的寿宴…" in a group where 赵老爷子 speaks
@@ -189,7 +202,7 @@ _ZH_FRAME = re.compile(
 )
 _EN_FRAME = re.compile(
     r"(?::\s*|\s+)(?:reminded|reminds|told|tells|asked|asks|warned|warns|said|says|mentioned)"
-    r"(?:\s+that)?\s+"
+    r"(?:\s+(?:everyone|everybody|the group|the others|us|all))?(?:\s+that)?\s+"
 )
 
 
@@ -343,16 +356,23 @@ def _joint(text: str, name: str, names: frozenset[str]) -> str:
     rest = text[len(name) :]
     for mark in ("：", ": "):
         if rest.startswith(mark):
-            body = rest[len(mark) :]
-            opener = _OPENER.match(body)
-            body = body[opener.end() :] if opener else body
-            for other in sorted(names, key=len, reverse=True):
-                if body.startswith(other) and other != name:
-                    # or about the other member alone ("Mia: Tom moved to Swansea")
-                    return _pair(body, other, names) or subject_of(body, names)
-            match = _EN_WHO.match(body)
-            if match and not has_cjk(body[:12]) and match.group("who") != name:
-                return _pair(body, match.group("who"), names)
+            return _member_told(rest[len(mark) :], name, names)
+    return ""
+
+
+def _member_told(body: str, speaker: str, names: frozenset[str], *, others: bool = True) -> str:
+    """Whom ``body``, said by ``speaker``, is about when it opens (after an announcing opener
+    and the members it calls on: :func:`address.unaddressed`) with another member, alone or
+    joined to someone (``others``: or with two people joined, members or not); "" else."""
+    opener = _OPENER.match(body)
+    body = unaddressed(body[opener.end() :] if opener else body, names)
+    for other in sorted(names, key=len, reverse=True):
+        if body.startswith(other) and other != speaker:
+            # or about the other member alone ("Sam: Kofi is moving out")
+            return _pair(body, other, names) or subject_of(body, names)
+    match = _EN_WHO.match(body)
+    if others and match and not has_cjk(body[:12]) and match.group("who") != speaker:
+        return _pair(body, match.group("who"), names)
     return ""
 
 
