@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
+
+from memory.speaker import SURNAMES
 
 # between a name called on and what follows it: a comma or a colon ("Priya, …", "刘洋，…"),
 # in English a space too ("Priya I moved …")
@@ -79,4 +82,70 @@ def told_of(text: str, names: frozenset[str], tellers: Iterable[str] = ("用户"
     return rest
 
 
-__all__ = ["opening_name", "told_of", "unaddressed"]
+# What a summary may open with before whom it tells of: the day or time it was said ("今天"
+# resolved to "2027-05-03", "On 2027-05-03", "晚上"), where ("群里", "In the group chat,"),
+# whose account it is ("According to", "据"). A closed class, as the openers are.
+_ZH_LEAD = re.compile(
+    r"^(?:(?:19|20)\d{2}-\d{2}-\d{2}|(?:19|20)\d{2}年\d{1,2}月(?:\d{1,2}[日号])?|今天|昨天|前天|"
+    r"今早|今晚|昨晚|早上|上午|中午|下午|晚上|刚才|刚刚|最近|后来|之后|(?:在)?群里|据)[，,、\s]*"
+)
+_EN_LEAD = re.compile(
+    r"(?i)^(?:(?:on|by|since|in the week of)\s+(?:19|20)\d{2}-\d{2}-\d{2}|"
+    r"(?:19|20)\d{2}-\d{2}-\d{2}|today|yesterday|tonight|this (?:morning|afternoon|evening|week)|"
+    r"later(?: on)?|earlier|meanwhile|in the (?:group(?: chat)?|chat)|according to)[,:]?\s+"
+)
+
+
+def after_lead(text: str) -> str:
+    """``text`` past the when, where and whose-account words it opens with (:data:`_ZH_LEAD`,
+    :data:`_EN_LEAD`; "2027-05-03陈晨搬到…" -> "陈晨搬到…"), "" when it opens otherwise."""
+    rest = text
+    for _ in range(3):  # "今天在群里", "Later on, in the group chat,"
+        lead = _ZH_LEAD.match(rest) or _EN_LEAD.match(rest)
+        if lead is None or lead.end() == 0:
+            break
+        rest = rest[lead.end() :]
+    return rest if rest is not text else ""
+
+
+# A member named after another's relation ("Priya's friend Omar", "刘洋的表妹陈晨"): the
+# member, whoever's relation they also are.
+_EN_APPOSED = re.compile(r"^[A-Z][a-z]+(?: [A-Z][a-z]+)?'s\s+(?:[a-z]+\s+){1,2}")
+_ZH_OWNER = re.compile(r"^[\u4e00-\u9fff]{2,4}?的")
+
+
+def apposed(text: str, names: frozenset[str]) -> str:
+    """``text`` from the member it names after someone's relation ("Priya's friend Omar
+    works …" -> "Omar works …"), "" when it names none so."""
+    english = _EN_APPOSED.match(text)
+    if english and opening_name(text[english.end() :], names):
+        return text[english.end() :]
+    owner = _ZH_OWNER.match(text)
+    for width in (1, 2, 3) if owner else ():
+        rest = text[owner.end() + width :]  # type: ignore[union-attr]
+        if opening_name(rest, names):
+            return rest
+    return ""
+
+
+@lru_cache(maxsize=1_024)
+def familiar_names(names: frozenset[str]) -> dict[str, str]:
+    """The familiar forms of the members' Chinese names ("老陈", "小陈", "陈哥", "陈姐" for
+    陈晨), each the member it calls, when no other member has that family name."""
+    found: dict[str, list[str]] = {}
+    for name in names:
+        if 2 <= len(name) <= 3 and name[0] in SURNAMES:
+            s = name[0]
+            for form in (f"老{s}", f"小{s}", f"{s}哥", f"{s}姐", f"{s}总", f"{s}老师"):
+                found.setdefault(form, []).append(name)
+    return {form: ns[0] for form, ns in found.items() if len(ns) == 1 and form not in names}
+
+
+__all__ = [
+    "after_lead",
+    "apposed",
+    "familiar_names",
+    "opening_name",
+    "told_of",
+    "unaddressed",
+]

@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
-from memory.dream.judge.address import told_of, unaddressed
+from memory.dream.judge.address import (
+    after_lead,
+    apposed,
+    familiar_names,
+    opening_name,
+    told_of,
+    unaddressed,
+)
 from memory.dream.judge.dates import find, month_number
 from memory.dream.judge.label import LABEL as _LABEL
 from memory.dream.judge.places import moved_to, other_place, placed
@@ -144,6 +151,12 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
         inner = subject_of(("用户：" if has_cjk(rest[:1]) else "The user: ") + rest, names)
         if "/" in inner or inner in names:
             return inner
+    told = told_of(text, names) or apposed(text, names)
+    if told:  # "刘洋陈晨在银行上班": a teller's frame dropped, the words are the member's
+        return subject_of(told, names)
+    rest = after_lead(text)  # "2027-05-03陈晨搬到…", "In the group chat, Omar said …"
+    if rest and (opening_name(rest, names) or _a_name(rest, names)):
+        return subject_of(rest, names)
     for pattern in (ZH_SUBJECT, EN_SUBJECT):
         match = pattern.match(text)
         if match and not _member_and_frame(match.group("who"), names):
@@ -152,9 +165,6 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     bare = _bare_relation(text, names)
     if bare:
         return bare
-    told = told_of(text, names)
-    if told:  # "刘洋陈晨在银行上班": a teller's frame dropped, the words are the member's
-        return subject_of(told, names)
     for name in sorted(names, key=len, reverse=True):
         if text.startswith(name):
             return _framed(text, name, names) or _joint(text, name, names) or name
@@ -168,6 +178,9 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     for word, name in _kin_names(names).items():
         if text.startswith(word):
             return name  # "老爷子的寿宴…" in a group where 赵老爷子 speaks
+    for word, name in familiar_names(names).items():
+        if text.startswith(word):
+            return subject_of(name + text[len(word) :], names)  # "老陈…" of 陈晨
     match = _EN_WHO.match(text)
     if match and not has_cjk(text[:12]):
         who = _who(match.group("who"), names)
@@ -175,6 +188,15 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
             return "user"  # "Oakwood staff now manage …": a place's staff, no one named
         return (_pair(text, match.group("who"), names) if who != "user" else "") or who
     return "user"
+
+
+def _a_name(text: str, names: frozenset[str]) -> bool:
+    """Whether ``text`` opens, in English, with a capitalised word that may name someone
+    (as :data:`_EN_WHO` reads one: not a word that names no one)."""
+    match = _EN_WHO.match(text)
+    if match is None or has_cjk(text[:12]):
+        return False
+    return _who(match.group("who"), names) != "user"
 
 
 def _nested(owner: str, rel: str) -> str:
@@ -417,6 +439,8 @@ def _who(word: str, names: frozenset[str]) -> str:
         return "user"
     if word in _kin_names(names):
         return _kin_names(names)[word]
+    if word in familiar_names(names):
+        return familiar_names(names)[word]
     if word not in names and word.split()[0].lower() in _NO_NAME:
         return "user"
     return word if word in names or word[:1].isupper() else "user"
