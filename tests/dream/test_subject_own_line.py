@@ -12,7 +12,7 @@ from two_days import dream_two_days
 from memory.dream.contradiction import Side, verdict
 from memory.dream.judge.address import after_lead, apposed, familiar_names, told_of, unaddressed
 from memory.dream.judge.beings import doer, someone_else
-from memory.dream.judge.relations import subject_of
+from memory.dream.judge.relations import Said, replaces, subject_of
 from memory.memory_file import parse_archive
 
 GROUP = frozenset({"陈晨", "刘洋", "王芳", "Omar", "Priya", "Sam"})
@@ -141,3 +141,15 @@ def test_a_familiar_form_of_a_members_name_is_the_member() -> None:
     assert subject_of("小陈的狗叫豆豆", GROUP) == "陈晨/pet"
     # two members of one family name: the form calls neither
     assert familiar_names(frozenset({"陈晨", "陈静"})) == {}
+
+
+def test_a_named_members_own_change_in_chinese_gives_a_new_value() -> None:
+    # the thing changed is a word cut from the older's longer one (水费 of 物业水费)
+    older = Said("赵磊交的是物业水费", "赵磊", "fact")
+    newer = Said("赵磊：水费换成直接交给自来水公司了", "赵磊", "fact")
+    assert replaces(newer, older)
+    # not one drop of it: the thing stopped is what comes before the measure
+    older = Said("赵磊每天吃巧克力", "赵磊", "preference")
+    newer = Said("赵磊：减肥了，巧克力一块都不吃了", "赵磊", "health")
+    assert replaces(newer, older)
+    assert not replaces(Said("赵磊：减肥了，薯片一片都不吃了", "赵磊", "health"), older)

@@ -745,14 +745,18 @@ def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
     """A change with no topic family in common ("寿宴改到聚贤楼" / "寿宴定在福满楼", "the
     venue moved to X" / "the venue is Y"): the word the change is said of, right before its
     marker in the newer's clause, names what the older is about too (not whose it is, not a
-    slot word or the new value; two characters or more)."""
+    slot word or the new value; two characters or more). A Chinese word may be cut from a
+    longer one of the older ("宽带换成移动的" / "用的是电信宽带": 宽带 of 电信宽带)."""
     if has_cjk(newer.text) != has_cjk(older.text):
         return False
     old_core = _core(_TAG.sub(" ", older.text)) - _SLOT_WORDS - whose(newer, older) - target
     for match in _CHANGE_TO.finditer(newer.text):
         clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
         words = [w for w in content_words(clause) if w not in STOPWORDS]
-        if words and len(words[-1]) > 1 and stem(words[-1]) in old_core:
+        if not words or len(words[-1]) < 2:
+            continue
+        thing = stem(words[-1])
+        if thing in old_core or (has_cjk(thing) and any(thing in w for w in old_core)):
             return True
     return False
 
@@ -1010,7 +1014,8 @@ def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     theirs = _core(older) - _SLOT_WORDS - _WHEN_WORDS
     for match in _STOP.finditer(newer):
         clause = _CLAUSE.split(newer[match.end() :], maxsplit=1)[0]
-        before = _CLAUSE.split(newer[: match.start()])[-1]
+        # "甜食一口都不吃了": not one bite of it, the thing before the bite
+        before = _NOT_ONE.sub("", _CLAUSE.split(newer[: match.start()])[-1])
         told = _core(clause)  # what the stop is said of, and the most of it the older's
         after = _stopped_thing(clause, theirs)
         if has_cjk(before):
@@ -1097,6 +1102,8 @@ def _goes_on(newer: str, older: str) -> bool:
 
 
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
+# not one of a measure before a stop ("一口都", "一次也", "一点都"): says how wholly, not what
+_NOT_ONE = re.compile(r"一[\u4e00-\u9fff]?[都也]$")
 # "is no longer the landlord": what stops is the one before it, whatever follows
 _COPULA_STOP = re.compile(r"(?i)(?:is|are|was|were) no longer")
 
