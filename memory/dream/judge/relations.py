@@ -745,18 +745,14 @@ def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
     """A change with no topic family in common ("寿宴改到聚贤楼" / "寿宴定在福满楼", "the
     venue moved to X" / "the venue is Y"): the word the change is said of, right before its
     marker in the newer's clause, names what the older is about too (not whose it is, not a
-    slot word or the new value; two characters or more). A Chinese word may be cut from a
-    longer one of the older ("宽带换成移动的" / "用的是电信宽带": 宽带 of 电信宽带)."""
+    slot word or the new value; two characters or more)."""
     if has_cjk(newer.text) != has_cjk(older.text):
         return False
     old_core = _core(_TAG.sub(" ", older.text)) - _SLOT_WORDS - whose(newer, older) - target
     for match in _CHANGE_TO.finditer(newer.text):
         clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
         words = [w for w in content_words(clause) if w not in STOPWORDS]
-        if not words or len(words[-1]) < 2:
-            continue
-        thing = stem(words[-1])
-        if thing in old_core or (has_cjk(thing) and any(thing in w for w in old_core)):
+        if words and len(words[-1]) > 1 and stem(words[-1]) in old_core:
             return True
     return False
 
