@@ -132,6 +132,7 @@ def test_a_summarys_when_and_where_come_before_whom_it_tells_of() -> None:
 def test_a_member_named_after_someones_relation_is_the_member() -> None:
     assert subject_of("Priya's friend Omar works at Bean Scene", GROUP) == "Omar"
     assert subject_of("刘洋的表妹陈晨在银行上班", GROUP) == "陈晨"
+    assert subject_of("The user's colleague Omar works at Bean Scene", GROUP) == "Omar"
     assert apposed("The user's wife Ngozi is a doctor", GROUP) == ""
     assert subject_of("刘洋的表妹在银行上班", GROUP) == "刘洋"
 

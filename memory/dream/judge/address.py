@@ -108,9 +108,9 @@ def after_lead(text: str) -> str:
     return rest if rest is not text else ""
 
 
-# A member named after another's relation ("Priya's friend Omar", "刘洋的表妹陈晨"): the
-# member, whoever's relation they also are.
-_EN_APPOSED = re.compile(r"^[A-Z][a-z]+(?: [A-Z][a-z]+)?'s\s+(?:[a-z]+\s+){1,2}")
+# A member named after another's relation ("Priya's friend Omar", "刘洋的表妹陈晨", "The
+# user's colleague Omar"): the member, whoever's relation they also are.
+_EN_APPOSED = re.compile(r"^(?:[Tt]he user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)'s\s+(?:[a-z]+\s+){1,2}")
 _ZH_OWNER = re.compile(r"^[\u4e00-\u9fff]{2,4}?的")
 
 
