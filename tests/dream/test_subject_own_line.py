@@ -24,6 +24,11 @@ def test_a_member_called_on_before_the_speakers_own_news_is_no_subject() -> None
     assert subject_of("Omar: Priya, Omar moved to Hove in April 2027", GROUP) == "Omar"
     assert subject_of("Omar: Sam, Priya: Omar moved to Hove", GROUP) == "Omar"
     assert subject_of("刘洋，陈晨搬到渝中区了", GROUP) == "陈晨"  # the label's body alone
+    # a word to the member that says nothing of them ("王芳说得对，我早就不吃甜食了")
+    assert subject_of("陈晨：王芳说得对，陈晨早就不吃甜食了", GROUP) == "陈晨"
+    assert subject_of("王芳说得对，陈晨早就不吃甜食了", GROUP) == "陈晨"
+    assert subject_of("Omar: Priya's right, Omar is not vegetarian anymore", GROUP) == "Omar"
+    assert subject_of("Omar: Priya's car is a Fiat", GROUP) == "Priya"
     # a member named before what is said of them is still whom it is about
     assert subject_of("陈晨：刘洋搬到渝中区了", GROUP) == "刘洋"
     assert subject_of("陈晨：刘洋，你搬家了？", GROUP) == "刘洋"

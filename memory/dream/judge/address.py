@@ -23,35 +23,43 @@ from memory.speaker import SURNAMES
 
 # between a name called on and what follows it: a comma or a colon ("Priya, …", "刘洋，…"),
 # in English a space too ("Priya I moved …")
-_ZH_SEPARATOR = re.compile(r"[，,、：:!！]\s*")
-_EN_SEPARATOR = re.compile(r"[,:!]\s*|\s+")
+# or a word to them that says nothing of them, a closed class: agreeing ("王芳说得对，…",
+# "Priya's right, …"), knowing, "guess what"
+_ZH_WORD_TO = (
+    r"(?:说得对|说的对|说得没错|说的没错|也知道|知道的|你猜怎么着|你猜|你看|放心|别担心)?"
+    r"[啊呀吧哈嘛]*"
+)
+_EN_WORD_TO = r"(?:'s right|'s correct| is right|,? you're right|,? guess what|,? you know what)?"
+_ZH_SEPARATOR = re.compile(rf"{_ZH_WORD_TO}[，,、：:!！]\s*")
+_EN_SEPARATOR = re.compile(rf"{_EN_WORD_TO}(?:[,:!.]\s*|\s+)")
 # between a teller and the member told of, at the start of a line: as above but no colon
 # (that is a speaker's label), and nothing at all in Chinese (a frame dropped)
-_ZH_SIDE = re.compile(r"(?:[，,、!！]\s*)?")
-_EN_SIDE = re.compile(r"[,!]\s*|\s+|")
+_ZH_SIDE = re.compile(rf"{_ZH_WORD_TO}(?:[，,、!！]\s*)?")
+_EN_SIDE = re.compile(rf"{_EN_WORD_TO}(?:[,!.]\s*|\s+|)")
 
 
-def opening_name(text: str, names: Iterable[str]) -> str:
+def opening_name(text: str, names: Iterable[str], *, owning: bool = False) -> str:
     """The longest of ``names`` ``text`` opens with ("@" before it or not), a whole word in
-    English; "" when none."""
+    English (``owning``: or one owning what follows, "Priya's"); "" when none."""
     body = text[1:] if text.startswith("@") else text
     for name in sorted(names, key=len, reverse=True):
         if not body.startswith(name):
             continue
         after = body[len(name) : len(name) + 1]
-        if not name.isascii() or not (after.isalnum() or after in "'’"):
+        if not name.isascii() or not (after.isalnum() or (after in "'’" and not owning)):
             return text[: len(text) - len(body) + len(name)]
     return ""
 
 
 def unaddressed(body: str, names: frozenset[str]) -> str:
     """``body`` (what a member's line says after its label) without the members it opens by
-    calling on: each a member's name and a separator (:data:`_ZH_SEPARATOR`,
-    :data:`_EN_SEPARATOR`) with another member's name next ("刘洋，陈晨搬到…" -> "陈晨搬到…");
-    ``body`` itself when it opens otherwise."""
+    calling on: each a member's name and a separator, or a word to them that says nothing of
+    them (:data:`_ZH_SEPARATOR`, :data:`_EN_SEPARATOR`), with another member's name next
+    ("刘洋，陈晨搬到…" -> "陈晨搬到…", "王芳说得对，陈晨早就…" -> "陈晨早就…"); ``body`` itself
+    when it opens otherwise."""
     rest = body
     while True:
-        name = opening_name(rest, names)
+        name = opening_name(rest, names, owning=True)
         if not name:
             return rest
         after = rest[len(name) :]
@@ -70,7 +78,7 @@ def told_of(text: str, names: frozenset[str], tellers: Iterable[str] = ("用户"
     ("刘洋陈晨在银行上班", the frame between them dropped; "刘洋，陈晨搬到…", "Priya, Omar moved
     …", the first called on): the text from the second name; "" otherwise. A colon after the
     first is its speaker's label, not this."""
-    teller = opening_name(text, [*names, *tellers])
+    teller = opening_name(text, [*names, *tellers], owning=True)
     if not teller:
         return ""
     after = text[len(teller) :]
