@@ -8,7 +8,9 @@ lives). It is an open conflict when nothing settles which is right:
 
 - the newer one doubts rather than replaces ("好像", "maybe", "not sure", a question);
 - both were said the same day, with no word of a change;
-- different people said them (in a group), with no word of a change.
+- different people said them (in a group), with no word of a change, unless the newer is
+  its subject's own word about themselves ("Priya: Omar works at Bean Scene", then "Omar:
+  I'm a bus driver now"): whom a fact is about knows it best.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class Side:
     text: str
     day: date
     speakers: frozenset[str] = frozenset()
+    about: str = ""  # whom it is about (a subject of the judge's), when known
 
 
 def doubts(text: str) -> bool:
@@ -52,6 +55,8 @@ def verdict(newer: Side, older: Side) -> Verdict:
         return "replace"
     if newer.day == older.day:
         return "open"
+    if newer.about and newer.about == older.about and newer.about in newer.speakers:
+        return "replace"  # its subject's own word, later than another's about them
     if newer.speakers and older.speakers and not newer.speakers & older.speakers:
         return "open"
     return "replace"

@@ -44,7 +44,7 @@ from memory.dream.judge import (
     single_slots,
     slotmodel,
 )
-from memory.dream.judge.beings import names_in, other_beings
+from memory.dream.judge.beings import names_in, other_beings, someone_else
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import (
     Split,
@@ -247,7 +247,7 @@ class Cluster:
         speakers = frozenset(s.speaker for s in self.members if s.speaker)
         if together and not speakers and self.head.subject != "user":
             speakers = frozenset({self.head.subject})
-        return Side(self.head.text, self.latest[0], speakers)
+        return Side(self.head.text, self.latest[0], speakers, self.head.subject)
 
 
 def day_of(refs: tuple[SourceRef, ...], default: date) -> date:
@@ -1035,6 +1035,8 @@ class ExtractiveEngine:
             # the user's words about others by name ("Owen is 8 and Rhys is 5") give
             # another of them ("Bess is 11 now") no new value: whose it is differs
             return PairJudgement(None, 0.0, (), False)
+        if someone_else(said.text, old_said.text, said.subject, self._aliases):
+            return PairJudgement(None, 0.0, (), False)  # "Mia: Tom moved": Tom's news
         how = self._judged_change(said, old_said, cosine)
         if how not in RULES and restate.values_again(said.text, old_said.text):
             # what the slot model finds alike and names only the older's values again

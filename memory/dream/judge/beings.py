@@ -20,10 +20,13 @@ otherwise ("A statin at night", "体重78公斤") names no holder and tells noth
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
+from memory.dream.judge.dates import CALENDAR_WORDS
 from memory.dream.judge.relations import _EN_CAP, _EN_REL, _NO_NAME, _ZH_REL, REL_OF
+from memory.search.stemming import stem
+from memory.speaker import SURNAMES
 
 # a speaker's label, or a summary's report of what the user said
 _LABEL = re.compile(
@@ -99,4 +102,63 @@ def other_beings(newer: str, older: str, names: frozenset[str] = frozenset()) ->
     return bool(a) and bool(b) and not a & b
 
 
-__all__ = ["holders", "names_in", "other_beings"]
+# Someone named, opening what a line says, before what only a person does ("Tom moved to
+# Swansea", "Jake's moving out", "Priya works at Bean Scene", "小李搬到渝中区了"): the words
+# tell of that one. English: a capitalised word before a verb of a person's own life with
+# what makes it one (a move to a place, not "Meeting moved to Friday"; "is", "has" are
+# anyone's: "Rent is 950 now" names no one); Chinese: a familiar name, 小 or 老 and a family
+# name ("小李", "老王").
+_CALENDAR = "|".join(sorted((w.capitalize() for w in CALENDAR_WORDS), key=len, reverse=True))
+_DOING = (
+    r"(?:'s|\s+is|\s+has|\s+just|\s+finally|\s+also)?\s+(?:"
+    rf"(?:moved|moves|moving)\s+(?:to\s+(?!(?:{_CALENDAR})\b)(?:the\s+)?[A-Z]|into|in\b|out\b|"
+    r"back\b|away\b|house\b|abroad\b)"
+    r"|(?:lives|lived|living)\s+(?:in|at|with|near)\b|(?:works|worked|working)\s+(?:at|as|for)\b"
+    r"|(?:quit|left|leaving)\s+(?:his|her|their|the\s+job|the\s+company|work|school|uni)\b"
+    r"|(?:got\s+)?(?:married|engaged)\b|retired\b|graduated\b)"
+)
+_EN_DOER = re.compile(rf"^(?P<name>[A-Z][a-z]+){_DOING}")
+_ZH_DOER = re.compile(rf"^(?P<name>[小老][{''.join(sorted(SURNAMES))}])(?=[\u4e00-\u9fff])")
+_NOT_DOER = frozenset(w.lower() for w in (*REL_OF, *CALENDAR_WORDS)) | _NO_NAME | {"user"}
+# an adverb opening a sentence ("Finally moved out", "Apparently left"), by its ending or one
+# of the few short ones: no name
+_ADVERB = re.compile(
+    r"(?i)^(?:\w+(?:al|ent|ant|ate|ous|ful|ite|ive|less|ed)ly|sadly|luckily|happily|"
+    r"suddenly|honestly|clearly|quickly|only|early|soon|still|already|anyway|then)$"
+)
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def doer(text: str) -> str:
+    """Whom ``text`` (after its speaker's label, or a summary's "The user said") opens with
+    as doing something (:data:`_DOING`, a familiar Chinese name), else ""."""
+    body = _LABEL.sub("", text.strip(), count=1)
+    english = _EN_DOER.match(body)
+    name = english.group("name") if english else ""
+    if name and name.lower() not in _NOT_DOER and not _ADVERB.match(name):
+        return name
+    chinese = _ZH_DOER.match(body)
+    return chinese.group("name") if chinese else ""
+
+
+def someone_else(
+    newer: str, older: str, subject: str, aliases: Mapping[str, str] | None = None
+) -> bool:
+    """Whether one of the two statements, both read as ``subject``'s, tells what someone
+    else did (:func:`doer`), someone the other does not name ("Mia: Tom moved to Swansea" /
+    "Mia lives in Cardiff"): the news is that one's, no new value of the subject's. A name
+    the chat gave the subject (``aliases``: "Joan" for ``user/mother``) is the subject."""
+    own = {w.lower() for w in _WORD.findall(subject)}
+    for one, other in ((newer, older), (older, newer)):
+        name = doer(one)
+        if not name or name.lower() in own or name[1:] == subject[:1]:
+            continue  # the subject by name, or (小陈 of 陈晨) perhaps
+        if aliases and aliases.get(name) == subject:
+            continue
+        words = {stem(w.lower()) for w in _WORD.findall(other)}
+        if stem(name.lower()) not in words and (name.isascii() or name not in other):
+            return True
+    return False
+
+
+__all__ = ["doer", "holders", "names_in", "other_beings", "someone_else"]

@@ -16,6 +16,14 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
+from memory.dream.judge.address import (
+    after_lead,
+    apposed,
+    familiar_names,
+    opening_name,
+    told_of,
+    unaddressed,
+)
 from memory.dream.judge.dates import find, month_number
 from memory.dream.judge.label import LABEL as _LABEL
 from memory.dream.judge.places import moved_to, other_place, placed
@@ -95,6 +103,8 @@ _OPENER = re.compile(
     r"(?:另外|还有|对了|顺便)?(?:跟大家)?(?:(?:宣布|通知|报告|更新|告诉大家)(?:一下|个事|一件事)?"
     r"|(?:商量|说)?(?:一下|个事|一件事))[，,：:]\s*"
     r"|(?i:(?:quick\s+)?(?:update|news|fyi|btw|heads up|announcement)\s*[,:!-]\s*)"
+    # hearsay: whom what was heard names is whom it is about ("听说陈晨换工作了")
+    r"|(?:听说|据说)[，,：:]?\s*|(?i:(?:I\s+|I've\s+|just\s+)?heard(?:\s+that)?,?\s+)"
 )
 # A relation's words reported ("老板说…", "my boss said that …"), and their opening pronoun
 # when they are about the relation itself ("妈妈说她下个月去北京").
@@ -141,6 +151,12 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
         inner = subject_of(("用户：" if has_cjk(rest[:1]) else "The user: ") + rest, names)
         if "/" in inner or inner in names:
             return inner
+    told = told_of(text, names) or apposed(text, names)
+    if told:  # "刘洋陈晨在银行上班": a teller's frame dropped, the words are the member's
+        return subject_of(told, names)
+    rest = after_lead(text)  # "2027-05-03陈晨搬到…", "In the group chat, Omar said …"
+    if rest and (opening_name(rest, names) or _a_name(rest, names)):
+        return subject_of(rest, names)
     for pattern in (ZH_SUBJECT, EN_SUBJECT):
         match = pattern.match(text)
         if match and not _member_and_frame(match.group("who"), names):
@@ -152,9 +168,19 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     for name in sorted(names, key=len, reverse=True):
         if text.startswith(name):
             return _framed(text, name, names) or _joint(text, name, names) or name
+    label = _SAID_BY_USER.match(text)
+    if label and names:
+        # the user's words about a member ("The user: Omar drives a Fiat") are the member's,
+        # as another member's are ("Priya: Omar drives a Fiat")
+        member = _member_told(text[label.end() :], "user", names, others=False)
+        if member:
+            return member
     for word, name in _kin_names(names).items():
         if text.startswith(word):
             return name  # "老爷子的寿宴…" in a group where 赵老爷子 speaks
+    for word, name in familiar_names(names).items():
+        if text.startswith(word):
+            return subject_of(name + text[len(word) :], names)  # "老陈…" of 陈晨
     match = _EN_WHO.match(text)
     if match and not has_cjk(text[:12]):
         who = _who(match.group("who"), names)
@@ -162,6 +188,15 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
             return "user"  # "Oakwood staff now manage …": a place's staff, no one named
         return (_pair(text, match.group("who"), names) if who != "user" else "") or who
     return "user"
+
+
+def _a_name(text: str, names: frozenset[str]) -> bool:
+    """Whether ``text`` opens, in English, with a capitalised word that may name someone
+    (as :data:`_EN_WHO` reads one: not a word that names no one)."""
+    match = _EN_WHO.match(text)
+    if match is None or has_cjk(text[:12]):
+        return False
+    return _who(match.group("who"), names) != "user"
 
 
 def _nested(owner: str, rel: str) -> str:
@@ -189,7 +224,7 @@ _ZH_FRAME = re.compile(
 )
 _EN_FRAME = re.compile(
     r"(?::\s*|\s+)(?:reminded|reminds|told|tells|asked|asks|warned|warns|said|says|mentioned)"
-    r"(?:\s+that)?\s+"
+    r"(?:\s+(?:everyone|everybody|the group|the others|us|all))?(?:\s+that)?\s+"
 )
 
 
@@ -343,16 +378,23 @@ def _joint(text: str, name: str, names: frozenset[str]) -> str:
     rest = text[len(name) :]
     for mark in ("：", ": "):
         if rest.startswith(mark):
-            body = rest[len(mark) :]
-            opener = _OPENER.match(body)
-            body = body[opener.end() :] if opener else body
-            for other in sorted(names, key=len, reverse=True):
-                if body.startswith(other) and other != name:
-                    # or about the other member alone ("Mia: Tom moved to Swansea")
-                    return _pair(body, other, names) or subject_of(body, names)
-            match = _EN_WHO.match(body)
-            if match and not has_cjk(body[:12]) and match.group("who") != name:
-                return _pair(body, match.group("who"), names)
+            return _member_told(rest[len(mark) :], name, names)
+    return ""
+
+
+def _member_told(body: str, speaker: str, names: frozenset[str], *, others: bool = True) -> str:
+    """Whom ``body``, said by ``speaker``, is about when it opens (after an announcing opener
+    and the members it calls on: :func:`address.unaddressed`) with another member, alone or
+    joined to someone (``others``: or with two people joined, members or not); "" else."""
+    opener = _OPENER.match(body)
+    body = unaddressed(body[opener.end() :] if opener else body, names)
+    for other in sorted(names, key=len, reverse=True):
+        if body.startswith(other) and other != speaker:
+            # or about the other member alone ("Sam: Kofi is moving out")
+            return _pair(body, other, names) or subject_of(body, names)
+    match = _EN_WHO.match(body)
+    if others and match and not has_cjk(body[:12]) and match.group("who") != speaker:
+        return _pair(body, match.group("who"), names)
     return ""
 
 
@@ -397,6 +439,8 @@ def _who(word: str, names: frozenset[str]) -> str:
         return "user"
     if word in _kin_names(names):
         return _kin_names(names)[word]
+    if word in familiar_names(names):
+        return familiar_names(names)[word]
     if word not in names and word.split()[0].lower() in _NO_NAME:
         return "user"
     return word if word in names or word[:1].isupper() else "user"
@@ -966,7 +1010,8 @@ def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     theirs = _core(older) - _SLOT_WORDS - _WHEN_WORDS
     for match in _STOP.finditer(newer):
         clause = _CLAUSE.split(newer[match.end() :], maxsplit=1)[0]
-        before = _CLAUSE.split(newer[: match.start()])[-1]
+        # "甜食一口都不吃了": not one bite of it, the thing before the bite
+        before = _NOT_ONE.sub("", _CLAUSE.split(newer[: match.start()])[-1])
         told = _core(clause)  # what the stop is said of, and the most of it the older's
         after = _stopped_thing(clause, theirs)
         if has_cjk(before):
@@ -1053,6 +1098,8 @@ def _goes_on(newer: str, older: str) -> bool:
 
 
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
+# not one of a measure before a stop ("一口都", "一次也", "一点都"): says how wholly, not what
+_NOT_ONE = re.compile(r"一[\u4e00-\u9fff]?[都也]$")
 # "is no longer the landlord": what stops is the one before it, whatever follows
 _COPULA_STOP = re.compile(r"(?i)(?:is|are|was|were) no longer")
 
