@@ -151,11 +151,12 @@ _NAME = re.compile(r"(?<![A-Za-z0-9'])(?=[A-Za-z0-9]*[A-Z])[A-Za-z][A-Za-z0-9]*"
 
 
 def _named(text: str) -> frozenset[str]:
-    """The words ``text`` writes with a capital, but its first of a clause (no name there)."""
+    """The words ``text`` writes with a capital, but the first of a sentence (capitalised
+    as any word there is): "got a Skoda Fabia now", "ditched Virgin, BT now"."""
     out: set[str] = set()
-    for clause in re.split(r"[，,;；。!！?？:：]", text):
-        found = [m.group(0) for m in _NAME.finditer(clause)]
-        out.update(w.lower() for w in found if not clause.lstrip().startswith(w))
+    for sentence in re.split(r"[;；。!！?？:：]|\.(?:\s|$)", text):
+        found = [m.group(0) for m in _NAME.finditer(sentence)]
+        out.update(w.lower() for w in found if not sentence.lstrip().startswith(w))
     return frozenset(out)
 
 
@@ -188,9 +189,9 @@ def left_out_news(
     for st in left_out:
         if st.prior is not None or st.chatter >= NEWS_SURE:
             continue
+        if not _told_plainly(st):
+            continue  # no news: a question, a plan, what held one day ("今天称了78公斤")
         plain = st.chatter >= NEWS_WORTH  # only plain news of the older's own thing
-        if plain and not _told_plainly(st):
-            continue
         side = Side(st.text, st.day, _speakers(st))
         for older in _sharing(index, st):
             if (older.day, older.order) >= (st.day, st.order):

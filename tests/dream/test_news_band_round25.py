@@ -78,3 +78,20 @@ def test_what_plain_news_must_show() -> None:
     assert _gives_new_value(_statement("Sam: my rating is 1620 now", 9, 2), rating)
     assert not _gives_new_value(_statement("Sam: my rating is still 1500", 9, 2), rating)
     assert not _gives_new_value(_statement("The user quit chess, so boring", 9, 2), rating)
+
+
+def test_what_held_one_day_is_no_news_however_little_chatter() -> None:
+    weight = _statement("用户的体重是80公斤", 3, 4)
+    today = _statement("用户：今天早上称了一下78公斤，哈哈", 9, 2, chatter=NEWS_WORTH / 2)
+    assert _news([today], [weight]) == []
+    lost = _statement("用户：哈哈终于瘦到75公斤了", 9, 3, chatter=NEWS_WORTH / 2)
+    assert _news([lost], [weight]) == [lost.text]
+
+
+def test_a_name_is_a_capital_word_past_a_sentence_start() -> None:
+    broadband = _statement("The user's broadband is Virgin Media", 3, 4)
+    ditched = _statement("The user: Ditched Virgin lol, BT now, way faster", 9, 2)
+    assert _gives_new_value(ditched, broadband)  # "BT" after a comma is a name
+    assert _news([_statement(ditched.text, 9, 2, chatter=BAND)], [broadband]) == [ditched.text]
+    moaned = _statement("The user: Virgin is slow again. Ugh", 9, 2)
+    assert not _gives_new_value(moaned, broadband)  # "Ugh" begins a sentence
