@@ -124,10 +124,10 @@ def left_out_olds(
 
 def _told_plainly(st: Statement) -> bool:
     """Whether ``st`` tells a state as it now is: no question ("要不要换台MacBook Pro？"), no
-    doubt, no plan or aim ("争取7分", "rating will tank"), nothing of one day only ("电脑今天
-    有点卡") unless it says a change."""
+    doubt, no plan ("rating will tank"), nothing of one day only ("电脑今天有点卡") unless it
+    says a change."""
     text = st.text
-    if is_question(text) or doubts(text) or GOAL.search(text):
+    if is_question(text) or doubts(text):
         return False
     if st.kind == "plan" or is_future(text):
         return False
@@ -196,6 +196,8 @@ def left_out_news(
         for older in _sharing(index, st):
             if (older.day, older.order) >= (st.day, st.order):
                 continue
+            if GOAL.search(st.text) and not GOAL.search(older.text):
+                continue  # a value aimed for ("争取7分") leaves the one held
             if plain and not (_names_its_thing(st, older, spread) and _gives_new_value(st, older)):
                 continue
             if not changes(st, older):

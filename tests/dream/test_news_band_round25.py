@@ -61,11 +61,19 @@ def test_chatter_naming_the_older_thing_is_no_news() -> None:
     assert _news(chatter, [phone, score]) == []
 
 
+def test_an_aim_leaves_a_value_held_but_changes_an_aim() -> None:
+    rating = _statement("Sam's chess rating is 1500", 3, 4)
+    hoping = _statement("Sam: hoping to get my rating to 1700", 9, 2, chatter=NEWS_WORTH / 2)
+    assert _news([hoping], [rating]) == []
+    goal = _statement("用户的微信步数目标是8000步", 3, 5)
+    raised = _statement("用户：步数目标改成一万步了哈哈", 9, 3, chatter=BAND)
+    assert _news([raised], [goal]) == [raised.text]
+
+
 def test_what_plain_news_must_show() -> None:
     assert _told_plainly(_statement("用户：小米13摔坏了，换了一台华为Mate60", 9, 2))
     assert not _told_plainly(_statement("用户：要不要换台华为Mate60？", 9, 2))
     assert not _told_plainly(_statement("用户：小米13今天死机了三次", 9, 2))
-    assert not _told_plainly(_statement("Sam: hoping to get my rating to 1700", 9, 2))
     phone = _statement("用户的手机是小米13", 3, 4)
     new = _statement("用户：小米13摔坏了，换了一台华为Mate60", 9, 2)
     assert _names_its_thing(new, phone, Counter({"小米": 1}))
