@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 WORTH_JUDGING = 0.9  # a left-out line likelier chatter than this holds no value to retire
 NEWS_WORTH = 0.8  # ... nor, likelier chatter than this, a new value to keep unless plain news
 NEWS_SURE = 0.95  # ... and likelier chatter than this, none at all: the classifier is sure
-OWN_WORD = 2  # a word more kept statements say than this names no one thing of them
+OWN_WORD = 3  # a word more kept statements say than this names no one thing of them
 COMMON_KEY = 300  # a key this many clusters share says nothing (as the supersede pass)
 
 # Whether the first statement gives the second's slot a new value (the engine's judgement)
@@ -137,12 +137,16 @@ def _told_plainly(st: Statement) -> bool:
 def _names_its_thing(new: Statement, old: Statement, spread: Counter[str]) -> bool:
     """Whether ``new`` names what ``old`` tells of by a word of its own ("联想小新", "雅思"):
     a content word both say beyond their subject's name, no number or single character,
-    and rare: no more than :data:`OWN_WORD` kept statements say it (``spread``: how many
-    say each word), so it names that thing, not a topic ("电脑", "work")."""
+    no topic's word (a topic family's: "work", "手机") and rare: no more than
+    :data:`OWN_WORD` kept statements say it (``spread``: how many say each word)."""
     who = subject_words(new.subject) | subject_words(old.subject)
     shared = core_words(new.text) & core_words(old.text)
     return any(
-        w not in who and len(w) > 1 and not any(ch.isdigit() for ch in w) and spread[w] <= OWN_WORD
+        w not in who
+        and len(w) > 1
+        and not any(ch.isdigit() for ch in w)
+        and not features(w).families
+        and spread[w] <= OWN_WORD
         for w in shared
     )
 

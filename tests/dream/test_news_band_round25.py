@@ -81,6 +81,9 @@ def test_what_plain_news_must_show() -> None:
     laptop = _statement("The user's laptop is a ThinkPad", 3, 4)
     slow = _statement("The user: laptop is slow, got a Dell monitor", 9, 2)
     assert not _names_its_thing(slow, laptop, Counter({"laptop": 5}))
+    # nor a topic's word, however rare ("手机": a phone of any make)
+    dropped = _statement("用户：手机摔了，换了华为Mate60", 9, 2)
+    assert not _names_its_thing(dropped, phone, Counter({"手机": 1}))
     assert _gives_new_value(new, phone)  # a name the older never writes
     rating = _statement("Sam's chess rating is 1500", 3, 4)
     assert _gives_new_value(_statement("Sam: my rating is 1620 now", 9, 2), rating)
