@@ -11,14 +11,23 @@ passed in); a pair the notes leave undecided (a doubt, another speaker) stays as
 
 from __future__ import annotations
 
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, TypeVar
 
-from memory.dream.contradiction import Side, verdict
+from memory.chatter import is_question
+from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.judge import single_slots
-from memory.dream.judge.relations import core_words
+from memory.dream.judge.relations import (
+    clear_change,
+    core_words,
+    is_future,
+    one_day,
+    subject_words,
+)
+from memory.dream.judge.slots import GOAL, typed_values
 from memory.dream.similarity import features
 from memory.provenance import ref_lines
 
@@ -26,7 +35,9 @@ if TYPE_CHECKING:
     from memory.dream.extractive import Cluster, Statement
 
 WORTH_JUDGING = 0.9  # a left-out line likelier chatter than this holds no value to retire
-NEWS_WORTH = 0.8  # ... nor, likelier chatter than this, a new value to keep
+NEWS_WORTH = 0.8  # ... nor, likelier chatter than this, a new value to keep unless plain news
+NEWS_SURE = 0.95  # ... and likelier chatter than this, none at all: the classifier is sure
+OWN_WORD = 3  # a word more kept statements say than this names no one thing of them
 COMMON_KEY = 300  # a key this many clusters share says nothing (as the supersede pass)
 
 # Whether the first statement gives the second's slot a new value (the engine's judgement)
@@ -111,6 +122,58 @@ def left_out_olds(
     return out
 
 
+def _told_plainly(st: Statement) -> bool:
+    """Whether ``st`` tells a state as it now is: no question ("要不要换台MacBook Pro？"), no
+    doubt, no plan ("rating will tank"), nothing of one day only ("电脑今天有点卡") unless it
+    says a change."""
+    text = st.text
+    if is_question(text) or doubts(text):
+        return False
+    if st.kind == "plan" or is_future(text):
+        return False
+    return clear_change(text) or not one_day(text)
+
+
+def _names_its_thing(new: Statement, old: Statement, spread: Counter[str]) -> bool:
+    """Whether ``new`` names what ``old`` tells of by a word of its own ("联想小新", "雅思"):
+    a content word both say beyond their subject's name, no number or single character,
+    no topic's word (a topic family's: "work", "手机") and rare: no more than
+    :data:`OWN_WORD` kept statements say it (``spread``: how many say each word)."""
+    who = subject_words(new.subject) | subject_words(old.subject)
+    shared = core_words(new.text) & core_words(old.text)
+    return any(
+        w not in who
+        and len(w) > 1
+        and not any(ch.isdigit() for ch in w)
+        and not features(w).families
+        and spread[w] <= OWN_WORD
+        for w in shared
+    )
+
+
+_NAME = re.compile(r"(?<![A-Za-z0-9'])(?=[A-Za-z0-9]*[A-Z])[A-Za-z][A-Za-z0-9]*")  # capitalised
+
+
+def _named(text: str) -> frozenset[str]:
+    """The words ``text`` writes with a capital, but the first of a sentence (capitalised
+    as any word there is): "got a Skoda Fabia now", "ditched Virgin, BT now"."""
+    out: set[str] = set()
+    for sentence in re.split(r"[;；。!！?？:：]|\.(?:\s|$)", text):
+        found = [m.group(0) for m in _NAME.finditer(sentence)]
+        out.update(w.lower() for w in found if not sentence.lstrip().startswith(w))
+    return frozenset(out)
+
+
+def _gives_new_value(new: Statement, old: Statement) -> bool:
+    """Whether ``new`` names a value ``old`` does not: another value of a type both give
+    ("7分" / "6分"), or a name ``old`` never writes ("新买了一台MacBook Pro")."""
+    mine, theirs = typed_values(new.text), typed_values(old.text)
+    if any(mine[t] - theirs[t] for t in set(mine) & set(theirs) - {"date"}):
+        return True
+    who = subject_words(new.subject) | {w.lower() for w in subject_words(old.subject)}
+    return bool(_named(new.text) - _named(old.text) - core_words(old.text) - who)
+
+
 def left_out_news(
     left_out: list[Statement], kept: list[Statement], changes: Changes
 ) -> list[Statement]:
@@ -118,15 +181,28 @@ def left_out_news(
     statement's slot a new value (``changes(new, old)``: the engine asks its rules, then
     its pair judgement; "用户：唉 房租涨到4100了" after "房租每个月3800"): no chatter, since
     a value changed; kept, they retire the old value as any item does. Only for an older
-    statement said before, never a doubt or another speaker's word against it."""
+    statement said before, never a doubt or another speaker's word against it. A line the
+    classifier finds likelier chatter than :data:`NEWS_WORTH` (below :data:`NEWS_SURE`) is
+    news only told plainly (:func:`_told_plainly`), naming the older's own thing
+    (:func:`_names_its_thing`) and a new value for it (:func:`_gives_new_value`): "用户提到
+    联想小新坏了，新买了一台MacBook Pro" after
+    "用户的电脑是一台联想小新", never "电脑今天有点卡"."""
     index = _index(kept, lambda st: st)
+    spread = Counter(w for st in kept for w in core_words(st.text))
     out: list[Statement] = []
     for st in left_out:
-        if st.prior is not None or st.chatter >= NEWS_WORTH:
+        if st.prior is not None or st.chatter >= NEWS_SURE:
             continue
+        if not _told_plainly(st):
+            continue  # no news: a question, a plan, what held one day ("今天称了78公斤")
+        plain = st.chatter >= NEWS_WORTH  # only plain news of the older's own thing
         side = Side(st.text, st.day, _speakers(st))
         for older in _sharing(index, st):
             if (older.day, older.order) >= (st.day, st.order):
+                continue
+            if GOAL.search(st.text) and not GOAL.search(older.text):
+                continue  # a value aimed for ("争取7分") leaves the one held
+            if plain and not (_names_its_thing(st, older, spread) and _gives_new_value(st, older)):
                 continue
             if not changes(st, older):
                 continue

@@ -14,7 +14,7 @@ from memory.dream.judge import changemodel, slotmodel
 from memory.dream.judge.classifier import KINDS, Judgement
 from memory.dream.judge.clauses import Split, packed, split_changed
 from memory.dream.judge.relations import Said
-from memory.dream.retire import WORTH_JUDGING, left_out_news
+from memory.dream.retire import NEWS_SURE, left_out_news
 from memory.provenance import SourceRef
 
 
@@ -70,7 +70,7 @@ def test_a_line_read_as_chatter_that_changes_a_kept_value_is_kept() -> None:
     # not backwards, not when clearly chatter, not a line that changes nothing
     earlier = _statement("用户：房租涨到4100了", 2, 2, chatter=0.7)
     assert _news([earlier], [old]) == []
-    sure = _statement("用户：房租涨到4100了", 9, 2, chatter=WORTH_JUDGING)
+    sure = _statement("用户：房租涨到4100了", 9, 2, chatter=NEWS_SURE)
     assert _news([sure], [old]) == []
     again = _statement("用户：房租还是3800", 9, 2, chatter=0.7)
     assert _news([again], [old]) == []
