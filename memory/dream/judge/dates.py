@@ -887,7 +887,7 @@ def latest(spans: list[DateSpan], anchor: date) -> date | None:
 
 
 # An end that has come ("Luna passed away", "外婆去世了"): what was had holds no more.
-_ENDED = re.compile(r"去世|(?i:\bpassed away\b)")
+_ENDED = re.compile(r"去世|分手|离婚|(?i:\b(?:passed away|died|broke up|split up|divorced)\b)")
 
 
 def took_effect(text: str) -> bool:
