@@ -924,7 +924,7 @@ class ExtractiveEngine:
             candidates += _nearest(head, seen_clusters, mine.get(head.subject))
             if head.shared:
                 candidates += _nearest(head, seen_clusters, mine.get(SHARED))
-            if single_slots.tells_end(head.text):  # "法语不学了" of "在学法语": no word shared
+            if single_slots.tells_end(head.text):  # "和Anna分手了": the name, perhaps no word
                 candidates += [
                     c
                     for c in seen_clusters
@@ -1357,8 +1357,8 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
 
 
 def _ended(newer: Said, older: Said) -> bool:
-    """``newer`` tells by name the end of what ``older`` says its subject has or does (a
-    partner, a pet, a pursuit: :func:`single_slots.ended`), as done, of the same subject:
+    """``newer`` tells by name the end of what ``older`` says its subject has (a partner, a
+    pet: :func:`single_slots.ended`), as done, of the same subject:
     the old value named as over retires it whatever the change model weighs."""
     if newer.subject != older.subject or newer.future or older.future or is_future(newer.text):
         return False

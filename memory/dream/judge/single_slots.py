@@ -353,10 +353,11 @@ _ANEW = re.compile(r"(?i)新|换|现在|\b(?:got|bought|new|now|instead|replaced
 _ZH_TELLER = re.compile(r"^(?:用户|我们|我|他们|他|她)?(?:提到|说|表示)?(?:的)?(?:把|将)?")
 
 
-# An end of what one is with or does, told of whom or what by name: a partner one broke up
-# with or divorced ("broke up with Sam", "Sam and I split up", "the divorce from Mark", "跟小美
-# 分手了", "和Anna离婚了"), a pet or person who died ("Biscuit died in March"), a pursuit
-# stopped ("法语不学了", "吉他放弃了", "羽毛球不打了"): what ``older`` said of them holds no more.
+# An end told of whom by name: a partner one broke up with or divorced ("broke up with Sam",
+# "Sam and I split up", "the divorce from Mark", "跟小美分手了", "和Anna离婚了"), a pet or a
+# person who died ("Biscuit died in March"): what ``older`` said of them holds no more. (A
+# pursuit stopped, "法语不学了", is :mod:`relations`' stop rule: read as a thing gone it
+# retired durable facts that name the pursuit beside others.)
 _EN_ENDED = re.compile(
     r"\b(?:broke up|split up|separated|split)\s+(?:with|from)\s+(?P<t>[A-Z][\w-]*)"
     r"|\b(?:divorced|divorce)\s+(?:from\s+)?(?P<d>[A-Z][\w-]*)"
@@ -368,10 +369,6 @@ _ZH_PARTED = re.compile(
     rf"(?P<b>[^，,。；;！!？?]*?)(?:和|跟|与)(?P<t>[{_CJK}A-Za-z·]{{1,6}}?)(?:已经|终于)?"
     r"(?:分手|离婚|分开)"
 )
-_ZH_STOPPED = re.compile(
-    rf"(?P<t>[{_CJK}A-Za-z0-9]{{2,6}}?)(?:已经|早就|也)?"
-    r"(?:不学了|不练了|不打了|不玩了|不弹了|放弃了|戒了|戒掉了)"
-)
 # What may stand before a breakup's 和 and still be its teller: the user, I, when it was.
 _ZH_WHEN = re.compile(
     r"用户|我们|我|提到|说|上个?月|上周|上星期|昨天|前天|前几天|最近|刚刚?|已经|终于|今年|去年"
@@ -381,20 +378,19 @@ _THIRD = re.compile(r"[他她]")
 
 
 def _ended(newer: str) -> list[str]:
-    """The partners, pets and pursuits ``newer`` tells as ended (their words as written)."""
+    """The partners and pets ``newer`` tells as ended (their words as written)."""
     if not has_cjk(newer):
         return [m["t"] or m["d"] or m["p"] or m["n"] for m in _EN_ENDED.finditer(newer)]
     body = re.split(r"[：:]", newer, maxsplit=1)[-1]
-    out = [
+    return [
         m["t"]
         for m in _ZH_PARTED.finditer(body)
         if not _ZH_WHEN.sub("", m["b"]) and not _THIRD.search(m["t"])
     ]
-    return out + [_ZH_TELLER.sub("", m["t"]) for m in _ZH_STOPPED.finditer(body)]
 
 
 def tells_end(text: str) -> bool:
-    """Whether ``text`` tells by name the end of a partner, a pet or a pursuit."""
+    """Whether ``text`` tells by name the end of a partner or a pet."""
     return bool(_ended(text))
 
 
@@ -425,10 +421,10 @@ def disposed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
 
 
 def ended(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
-    """Whether ``newer`` tells by name the end of a partner, a pet or a pursuit ``older``
-    names ("Sam and I broke up" after "is dating Sam", "Biscuit died" after "has a dog
-    called Biscuit", "法语不学了" after "在学法语"), ``older`` telling of no end itself: the
-    clearest of changes, the old value named as over."""
+    """Whether ``newer`` tells by name the end of a partner or a pet ``older`` names ("Sam
+    and I broke up" after "is dating Sam", "Biscuit died" after "has a dog called Biscuit",
+    "跟小美分手了" after "在和小美谈恋爱"), ``older`` telling of no end itself: the clearest
+    of changes, the old value named as over."""
     return not _gone(older) and _named_in(_ended(newer), older, who)
 
 
