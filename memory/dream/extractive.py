@@ -1358,11 +1358,16 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
 
 def _ended(newer: Said, older: Said) -> bool:
     """``newer`` tells by name the end of what ``older`` says its subject has (a partner, a
-    pet: :func:`single_slots.ended`), as done, of the same subject:
+    pet: :func:`single_slots.ended`) or another stage with a partner ("engaged", then
+    "married"), as done, of the same subject:
     the old value named as over retires it whatever the change model weighs."""
     if newer.subject != older.subject or newer.future or older.future or is_future(newer.text):
         return False
-    return single_slots.ended(newer.text, older.text, whose(newer, older))
+    who = whose(newer, older)
+    if single_slots.ended(newer.text, older.text, who):
+        return True
+    # "got married" after "is engaged to Daniel": the stage with a partner moved on, said
+    return newer.kind != "plan" and single_slots.swapped(newer.text, older.text, who) == "stage"
 
 
 def _joined(newer: Said, older: Said) -> bool:

@@ -128,6 +128,16 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"|是(?P<w>[{_CJK}A-Za-z]{{2,6}}?)(?:队|俱乐部)的(?:球迷|粉丝|铁粉)"
         ),
     ),
+    # where one stands with a partner ("is engaged to Daniel", "got married", "单身", "离婚了"):
+    # one stage at a time (its value as the stage's word, :data:`_STAGES`)
+    "stage": (
+        re.compile(
+            r"(?i)\b(?:is|am|'m|are|'re|was|got|just|recently|now|happily|started)\s+"
+            r"(?:now\s+|happily\s+|just\s+|recently\s+)?"
+            r"(?P<v>single|engaged|married|divorced|separated|dating)\b"
+        ),
+        re.compile(r"(?P<v>单身|谈恋爱|脱单|订婚|结婚(?![纪照典请宴酒])|已婚|离婚)"),
+    ),
     # the car one drives ("那辆大众", "开一辆卡罗拉", "新车提了，比亚迪汉", "drives a Golf")
     "car": (
         re.compile(
@@ -226,6 +236,17 @@ _HOLDER = (
         rf"(?P<v>[{_CJK}A-Za-z·]{{2,6}}?)(?=[，,。.！!？?；;\s]|$|了|的)"
     ),
 )
+# A stage with a partner as one word whatever its language ("已婚" and "结婚" are one).
+_STAGES = {
+    "单身": "single",
+    "谈恋爱": "dating",
+    "脱单": "dating",
+    "订婚": "engaged",
+    "结婚": "married",
+    "已婚": "married",
+    "离婚": "divorced",
+    "separated": "divorced",
+}
 # Titles a name is told with ("Dr Shah", "王老师"): no word of the name.
 _TITLE = re.compile(
     r"(?i)\b(?:dr|mr|mrs|ms|miss|prof)\b\.?\s*|老师|医生|大夫|主任|教练|先生|女士|阿姨$"
@@ -298,6 +319,8 @@ def slot_values(text: str) -> dict[str, frozenset[str]]:
                 found = match["v"] or match.groupdict().get("w") or ""
                 if slot == "school":
                     found = _SCHOOL_KIND.sub("", found)  # 实验小学 / 育才小学 share only 小学
+                if slot == "stage":
+                    found = _STAGES.get(found.lower(), found.lower())
                 value = _age(found) if slot == "age" else _tokens(found)
                 if value:
                     out[slot] = value
