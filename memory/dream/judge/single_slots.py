@@ -561,4 +561,14 @@ def slots(text: str) -> frozenset[str]:
     return frozenset(slot_values(text))
 
 
-__all__ = ["FORMER", "at_subject", "disposed", "ended", "joined", "slot_values", "slots", "swapped", "tells_end"]
+__all__ = [
+    "FORMER",
+    "at_subject",
+    "disposed",
+    "ended",
+    "joined",
+    "slot_values",
+    "slots",
+    "swapped",
+    "tells_end",
+]
