@@ -386,7 +386,10 @@ _EN_ENDED = re.compile(
     r"|\b(?:divorced|divorce)\s+(?:from\s+)?(?P<d>[A-Z][\w-]*)"
     r"|\b(?P<p>[A-Z][\w-]*)\s+and\s+(?:I|me|the user)\s+(?:have\s+|had\s+|finally\s+)?"
     r"(?:broke up|split up|split|separated|got divorced|divorced)\b"
-    r"|\b(?P<n>[A-Z][\w-]*)\s+(?:has\s+|had\s+|sadly\s+)*died\b"
+    # one named bare died (a pet, a person), not a thing with its article ("the Clio died":
+    # broken down, perhaps mended)
+    r"|(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?<!\ba\s)"
+    r"\b(?P<n>[A-Z][\w-]*)\s+(?:has\s+|had\s+|sadly\s+)*died\b"
 )
 _ZH_PARTED = re.compile(
     rf"(?P<b>[^，,。；;！!？?]*?)(?:和|跟|与)(?P<t>[{_CJK}A-Za-z·]{{1,6}}?)(?:已经|终于)?"
