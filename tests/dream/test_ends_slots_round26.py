@@ -56,6 +56,7 @@ def test_no_end_of_the_older_s_partner(newer: str, older: str) -> None:
         ("用户：在京东当快递员", "用户在饿了么做骑手", "employer"),
         ("User: I support Leeds United now", "The user supports Everton", "team"),
         ("用户：现在支持火箭队了", "用户支持热火队", "team"),
+        ("用户：考上了浙大读研", "用户在杭电读书", "school"),
         ("The user is married now", "The user is engaged to Priti", "stage"),
         ("用户：现在单身", "用户在谈恋爱", "stage"),
     ],

@@ -158,6 +158,12 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"|读(?=[{_CJK}]{{2,8}}?(?:专业|系)))"
         ),
         re.compile(rf"转学(?:到|去)了?(?P<v>[{_CJK}A-Za-z]{{2,10}})"),
+        # a school one moved to or got into, with what one studies there ("转到交大读博了",
+        # "考上了浙大读计算机")
+        re.compile(
+            rf"(?:转到|转去|考上了?|考进了?|考到)(?P<v>[{_CJK}A-Za-z]{{2,10}}?)"
+            r"(?:读书|上学|念书|读(?:大|研|博|高|初|硕)|读(?=[\u4e00-\u9fff]{2,8}?(?:专业|系)))"
+        ),
         # a school named by its kind ("在蓝天幼儿园", "现在去彩虹幼儿园", "在实验小学读一年级")
         re.compile(
             rf"(?:(?<!现)在|去)(?P<v>[{_CJK}A-Za-z]{{2,8}}?(?:幼儿园|小学|中学|初中|高中))"
