@@ -7,8 +7,11 @@ MEMORY.md item cites the old day and the archive holds the old line as supersede
 ``keep`` row is wrongly retired when the archive holds it as superseded. Group rows are
 speaker-prefixed lines as the group notes write them.
 
-Usage: ``python bench/change_probe.py [--half even|odd|all] [--category NAME] [--show]``;
-``--show`` prints every miss with the MEMORY.md it left.
+Usage: ``python bench/change_probe.py [--data PATH] [--half even|odd|more|all] [--part tune|check]
+[--category NAME] [--show]``; ``--show`` prints every miss with the MEMORY.md it left.
+``--data bench/data/judge/change_probe_more.tsv`` runs the second set (half ``more``, written
+apart from the first); ``--part`` takes every other two rows of the file (``tune``: rows 1-2,
+5-6, ...; ``check``: rows 3-4, 7-8, ...), so half a set can be kept aside.
 """
 
 from __future__ import annotations
@@ -105,12 +108,17 @@ def table(outcomes: list[Outcome], key: str) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--half", choices=("even", "odd", "all"), default="all")
+    parser.add_argument("--data", type=Path, default=DATA, help="the pairs' tsv")
+    parser.add_argument("--half", choices=("even", "odd", "more", "all"), default="all")
+    parser.add_argument("--part", choices=("tune", "check"), help="every other row only")
     parser.add_argument("--category")
     parser.add_argument("--show", action="store_true", help="print every miss")
     args = parser.parse_args()
+    rows = load(args.data)
+    if args.part is not None:
+        rows = [p for i, p in enumerate(rows) if (i // 2) % 2 == (args.part == "check")]
     pairs = [
-        p for p in load() if args.half in ("all", p.half) and args.category in (None, p.category)
+        p for p in rows if args.half in ("all", p.half) and args.category in (None, p.category)
     ]
     t0 = time.perf_counter()
     outcomes: list[Outcome] = []
@@ -118,11 +126,12 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as d:
             outcomes.append(run_pair(pair, Path(d)))
     seconds = time.perf_counter() - t0
-    for half in ("even", "odd"):
+    notes = {"even": " (tuned on)", "odd": " (held out)", "more": ""}
+    for half in notes:
         mine = [o for o in outcomes if o.pair.half == half]
         if not mine:
             continue
-        print(f"\n### {half} rows" + (" (tuned on)" if half == "even" else " (held out)"))
+        print(f"\n### {half} rows{notes[half]}")
         print("\n".join(table(mine, "category")))
         print()
         print("\n".join(table(mine, "lang")))

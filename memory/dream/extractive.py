@@ -924,6 +924,13 @@ class ExtractiveEngine:
             candidates += _nearest(head, seen_clusters, mine.get(head.subject))
             if head.shared:
                 candidates += _nearest(head, seen_clusters, mine.get(SHARED))
+            if single_slots.tells_end(head.text):  # "和Anna分手了": the name, perhaps no word
+                candidates += [
+                    c
+                    for c in seen_clusters
+                    if c.head.subject == head.subject
+                    and single_slots.ended(head.text, c.head.text, subject_words(head.subject))
+                ]
             for older in candidates:
                 if id(older) in seen:
                     continue
@@ -1061,7 +1068,8 @@ class ExtractiveEngine:
             newer_ahead=said.future and not old_said.future,
             language_differs=has_cjk(said.text) != has_cjk(old_said.text),
         )
-        return PairJudgement(how, score, changemodel.pair_features(pair), changemodel.retires(pair))
+        retires = changemodel.retires(pair) or (how in RULES and _ended(said, old_said))
+        return PairJudgement(how, score, changemodel.pair_features(pair), retires)
 
     def _retires(self, new: Statement, old: Statement) -> bool:
         """Whether the pair judgement retires ``old`` for ``new`` (never one told as an
@@ -1346,6 +1354,20 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
     if newer.future or is_future(newer.text) or older.future:
         return False
     return bool(single_slots.swapped(newer.text, older.text, whose(newer, older)))
+
+
+def _ended(newer: Said, older: Said) -> bool:
+    """``newer`` tells by name the end of what ``older`` says its subject has (a partner, a
+    pet: :func:`single_slots.ended`) or another stage with a partner ("engaged", then
+    "married"), as done, of the same subject:
+    the old value named as over retires it whatever the change model weighs."""
+    if newer.subject != older.subject or newer.future or older.future or is_future(newer.text):
+        return False
+    who = whose(newer, older)
+    if single_slots.ended(newer.text, older.text, who):
+        return True
+    # "got married" after "is engaged to Daniel": the stage with a partner moved on, said
+    return newer.kind != "plan" and single_slots.swapped(newer.text, older.text, who) == "stage"
 
 
 def _joined(newer: Said, older: Said) -> bool:

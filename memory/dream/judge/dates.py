@@ -750,7 +750,8 @@ _FUTURE = re.compile(
 _PAST = re.compile(
     r"了|已经|已|刚|现在|目前|还是"
     r"|(?i:\b(?:\w+ed|was|were|had|has|have|'ve|got|went|came|took|gave|made|began|left|"
-    r"felt|put|ran|sent|told|said|paid|bought|sold|won|lost|spent|now|currently|still)\b)"
+    r"felt|put|ran|sent|told|said|paid|bought|sold|won|lost|spent|now|currently|still|"
+    r"split|broke|met|quit|drove|rode|swam|ate|drank|wrote|fell|grew|kept|lent|chose|found)\b)"
     # a measurement holds as of its day
     r"|\d\s*(?:公斤|斤|厘米|(?i:kg|kgs|lbs?|pounds|cm|mmhg|bpm|mmol)\b)"
 )
@@ -887,7 +888,7 @@ def latest(spans: list[DateSpan], anchor: date) -> date | None:
 
 
 # An end that has come ("Luna passed away", "外婆去世了"): what was had holds no more.
-_ENDED = re.compile(r"去世|(?i:\bpassed away\b)")
+_ENDED = re.compile(r"去世|分手|离婚|(?i:\b(?:passed away|died|broke up|split up|divorced)\b)")
 
 
 def took_effect(text: str) -> bool:

@@ -30,7 +30,8 @@ _EN_VALUE = rf"(?P<v>(?:the\s+)?[A-Za-z][\w'&.-]*(?:\s+(?!(?:{_EN_END})\b)[\w'&.
 _ZH_JOBS = (
     "工程师|实习生|老师|教师|医生|护士|经理|设计师|开发|测试|销售|会计|律师|分析师|研究员|"
     "助理|主管|总监|程序员|架构师|产品经理|运营|编辑|记者|司机|厨师|店员|客服|顾问|教授|讲师|"
-    "博士后|公务员|工人|技术员|翻译"
+    "博士后|公务员|工人|技术员|翻译|骑手|快递员|外卖员|保安|保姆|保洁|收银员|服务员|导游|警察|消防员|"
+    "飞行员|乘务员|理发师|美容师|主播|兽医|药剂师|电工|木匠"
 )
 _EN_JOBS = (
     "engineer|developer|designer|teacher|nurse|doctor|manager|analyst|intern|accountant|"
@@ -38,7 +39,8 @@ _EN_JOBS = (
     "tutor|lecturer|professor|assistant|director|officer|technician|pharmacist|librarian|"
     "programmer|administrator|coordinator|specialist|therapist|dentist|surgeon|paramedic|"
     "barista|cashier|waiter|waitress|receptionist|cleaner|carer|mechanic|electrician|"
-    "plumber|clerk|baker|cook|porter|midwife|pharmacist|vet|student"
+    "plumber|clerk|baker|cook|porter|midwife|pharmacist|vet|student|tester|supervisor|courier|"
+    "pilot|firefighter|nanny|housekeeper|instructor|auditor|banker|economist|postman|guard"
 )
 # What a bare Chinese age follows: the clause's start, its subject, or an adverb of it
 # ("用户七十四了", "一下就三十了"), never a verb ("降到68了" gives a measure)
@@ -62,6 +64,12 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         ),
         re.compile(rf"(?i)\b(?:moved|relocated)\s+(?:in)?to\s+{_EN_VALUE}"),
         re.compile(rf"(?i)\b(?:based|settled)\s+in\s+{_EN_VALUE}"),
+        # the address or the home one has, told by where it is ("new address is in Leeds",
+        # "our new place in Galway")
+        re.compile(
+            rf"(?i)\b(?:address|(?:new|our|my)\s+(?:place|flat|house|home|apartment))"
+            rf"\s+(?:is\s+(?:now\s+)?)?in\s+{_EN_VALUE}"
+        ),
     ),
     "employer": (
         re.compile(
@@ -96,7 +104,7 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"(?:是|当|做|升为|升任|转为)(?:一名|一个|一位)?(?P<v>[{_CJK}]{{0,6}}?(?:{_ZH_JOBS}))"
         ),
         re.compile(
-            rf"(?i)\b(?:is|works as|working as|became|promoted to|hired as|job as)\s+(?:an?\s+)?"
+            rf"(?i)\b(?:is|works? as|working as|became|promoted to|hired as|job as)\s+(?:an?\s+)?"
             rf"(?P<v>(?:[a-z-]+\s+){{0,2}}(?:{_EN_JOBS}))\b"
         ),
     ),
@@ -107,6 +115,28 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             r"(?i)\b(?:works?|working|on)\s+(?:the\s+)?(?P<v>nights|days|lates|earlies)\b(?!\s+(?:off|a|per)\b)"
             r"|\b(?:on|works?|working|doing)\s+(?:the\s+)?(?P<w>night|day|late|early)[\s-]shifts?\b"
         ),
+    ),
+    # the team one supports ("supports Arsenal", "a Celtic fan", "支持湖人队", "勇士队的球迷")
+    "team": (
+        re.compile(
+            r"\b(?i:supports?|supporting|a fan of)\s+(?:the\s+)?"
+            r"(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,2})"
+            r"|\b(?i:an?)\s+(?P<w>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)?)\s+(?i:fan|supporter)\b"
+        ),
+        re.compile(
+            rf"(?:支持|喜欢|追|粉)(?P<v>[{_CJK}A-Za-z]{{2,6}}?)(?:队|俱乐部)"
+            rf"|是(?P<w>[{_CJK}A-Za-z]{{2,6}}?)(?:队|俱乐部)的(?:球迷|粉丝|铁粉)"
+        ),
+    ),
+    # where one stands with a partner ("is engaged to Daniel", "got married", "单身", "离婚了"):
+    # one stage at a time (its value as the stage's word, :data:`_STAGES`)
+    "stage": (
+        re.compile(
+            r"(?i)\b(?:is|am|'m|are|'re|was|got|just|recently|now|happily|started)\s+"
+            r"(?:now\s+|happily\s+|just\s+|recently\s+)?"
+            r"(?P<v>single|engaged|married|divorced|separated|dating)\b"
+        ),
+        re.compile(r"(?P<v>单身|谈恋爱|脱单|订婚|结婚(?![纪照典请宴酒])|已婚|离婚)"),
     ),
     # the car one drives ("那辆大众", "开一辆卡罗拉", "新车提了，比亚迪汉", "drives a Golf")
     "car": (
@@ -128,6 +158,12 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"|读(?=[{_CJK}]{{2,8}}?(?:专业|系)))"
         ),
         re.compile(rf"转学(?:到|去)了?(?P<v>[{_CJK}A-Za-z]{{2,10}})"),
+        # a school one moved to or got into, with what one studies there ("转到交大读博了",
+        # "考上了浙大读计算机")
+        re.compile(
+            rf"(?:转到|转去|考上了?|考进了?|考到)(?P<v>[{_CJK}A-Za-z]{{2,10}}?)"
+            r"(?:读书|上学|念书|读(?:大|研|博|高|初|硕)|读(?=[\u4e00-\u9fff]{2,8}?(?:专业|系)))"
+        ),
         # a school named by its kind ("在蓝天幼儿园", "现在去彩虹幼儿园", "在实验小学读一年级")
         re.compile(
             rf"(?:(?<!现)在|去)(?P<v>[{_CJK}A-Za-z]{{2,8}}?(?:幼儿园|小学|中学|初中|高中))"
@@ -206,6 +242,17 @@ _HOLDER = (
         rf"(?P<v>[{_CJK}A-Za-z·]{{2,6}}?)(?=[，,。.！!？?；;\s]|$|了|的)"
     ),
 )
+# A stage with a partner as one word whatever its language ("已婚" and "结婚" are one).
+_STAGES = {
+    "单身": "single",
+    "谈恋爱": "dating",
+    "脱单": "dating",
+    "订婚": "engaged",
+    "结婚": "married",
+    "已婚": "married",
+    "离婚": "divorced",
+    "separated": "divorced",
+}
 # Titles a name is told with ("Dr Shah", "王老师"): no word of the name.
 _TITLE = re.compile(
     r"(?i)\b(?:dr|mr|mrs|ms|miss|prof)\b\.?\s*|老师|医生|大夫|主任|教练|先生|女士|阿姨$"
@@ -278,6 +325,8 @@ def slot_values(text: str) -> dict[str, frozenset[str]]:
                 found = match["v"] or match.groupdict().get("w") or ""
                 if slot == "school":
                     found = _SCHOOL_KIND.sub("", found)  # 实验小学 / 育才小学 share only 小学
+                if slot == "stage":
+                    found = _STAGES.get(found.lower(), found.lower())
                 value = _age(found) if slot == "age" else _tokens(found)
                 if value:
                     out[slot] = value
@@ -333,14 +382,59 @@ _ANEW = re.compile(r"(?i)新|换|现在|\b(?:got|bought|new|now|instead|replaced
 _ZH_TELLER = re.compile(r"^(?:用户|我们|我|他们|他|她)?(?:提到|说|表示)?(?:的)?(?:把|将)?")
 
 
+# An end told of whom by name: a partner one broke up with or divorced ("broke up with Sam",
+# "Sam and I split up", "the divorce from Mark", "跟小美分手了", "和Anna离婚了"), a pet or a
+# person who died ("Biscuit died in March"): what ``older`` said of them holds no more. (A
+# pursuit stopped, "法语不学了", is :mod:`relations`' stop rule: read as a thing gone it
+# retired durable facts that name the pursuit beside others.)
+_EN_ENDED = re.compile(
+    r"\b(?:broke up|split up|separated|split)\s+(?:with|from)\s+(?P<t>[A-Z][\w-]*)"
+    r"|\b(?:divorced|divorce)\s+(?:from\s+)?(?P<d>[A-Z][\w-]*)"
+    r"|\b(?P<p>[A-Z][\w-]*)\s+and\s+(?:I|me|the user)\s+(?:have\s+|had\s+|finally\s+)?"
+    r"(?:broke up|split up|split|separated|got divorced|divorced)\b"
+    # one named bare died (a pet, a person), not a thing with its article ("the Clio died":
+    # broken down, perhaps mended)
+    r"|(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?<!\ba\s)"
+    r"\b(?P<n>[A-Z][\w-]*)\s+(?:has\s+|had\s+|sadly\s+)*died\b"
+)
+_ZH_PARTED = re.compile(
+    rf"(?P<b>[^，,。；;！!？?]*?)(?:和|跟|与)(?P<t>[{_CJK}A-Za-z·]{{1,6}}?)(?:已经|终于)?"
+    r"(?:分手|离婚|分开)"
+)
+# What may stand before a breakup's 和 and still be its teller: the user, I, when it was.
+_ZH_WHEN = re.compile(
+    r"用户|我们|我|提到|说|上个?月|上周|上星期|昨天|前天|前几天|最近|刚刚?|已经|终于|今年|去年"
+    r"|\d+\s*[年月日号]|[：:\s]"
+)
+_THIRD = re.compile(r"[他她]")
+
+
+def _ended(newer: str) -> list[str]:
+    """The partners and pets ``newer`` tells as ended (their words as written)."""
+    if not has_cjk(newer):
+        return [m["t"] or m["d"] or m["p"] or m["n"] for m in _EN_ENDED.finditer(newer)]
+    body = re.split(r"[：:]", newer, maxsplit=1)[-1]
+    return [
+        m["t"]
+        for m in _ZH_PARTED.finditer(body)
+        if not _ZH_WHEN.sub("", m["b"]) and not _THIRD.search(m["t"])
+    ]
+
+
+def tells_end(text: str) -> bool:
+    """Whether ``text`` tells by name the end of a partner or a pet."""
+    return bool(_ended(text))
+
+
 def _gone(newer: str) -> list[str]:
     """The things ``newer`` tells as gone (their words as written)."""
+    ended = _ended(newer)
     if _WEAK.search(newer) and not _ANEW.search(_WEAK.sub("", newer)):
         newer = _WEAK.sub("", newer)  # broken, perhaps mended: no end told
     if has_cjk(newer):
         body = re.split(r"[：:]", newer, maxsplit=1)[-1]
-        return [_ZH_TELLER.sub("", m["t"]) for m in _ZH_GONE.finditer(body)]
-    out: list[str] = []
+        return ended + [_ZH_TELLER.sub("", m["t"]) for m in _ZH_GONE.finditer(body)]
+    out: list[str] = ended
     for m in _EN_GONE.finditer(newer):
         thing = m["t"] or m["g"] or m["d"] or m["n"]
         verb = m.group(0).split()[0].lower()
@@ -355,11 +449,23 @@ def _gone(newer: str) -> list[str]:
 def disposed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     """Whether ``newer`` tells as gone a thing ``older`` names (a word of it, Chinese by a
     character pair), ``older`` telling of no such end itself."""
-    if _gone(older):
-        return False
+    return not _gone(older) and _named_in(_gone(newer), older, who)
+
+
+def ended(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
+    """Whether ``newer`` tells by name the end of a partner or a pet ``older`` names ("Sam
+    and I broke up" after "is dating Sam", "Biscuit died" after "has a dog called Biscuit",
+    "跟小美分手了" after "在和小美谈恋爱"), ``older`` telling of no end itself: the clearest
+    of changes, the old value named as over."""
+    return not _gone(older) and _named_in(_ended(newer), older, who)
+
+
+def _named_in(things: list[str], older: str, who: frozenset[str]) -> bool:
+    """Whether ``older`` names one of ``things`` (a word of it, Chinese by a character pair
+    that is not the subject's own name)."""
     low = older.lower()
     mine = {n[i : i + 2] for n in who if has_cjk(n) for i in range(len(n) - 1)}
-    for thing in _gone(newer):
+    for thing in things:
         if has_cjk(thing):
             chars = re.sub(rf"[^{_CJK}A-Za-z0-9]", "", thing)
             grams = {chars[i : i + 2] for i in range(len(chars) - 1)} - mine - {"用户"}
@@ -464,4 +570,14 @@ def slots(text: str) -> frozenset[str]:
     return frozenset(slot_values(text))
 
 
-__all__ = ["FORMER", "at_subject", "disposed", "joined", "slot_values", "slots", "swapped"]
+__all__ = [
+    "FORMER",
+    "at_subject",
+    "disposed",
+    "ended",
+    "joined",
+    "slot_values",
+    "slots",
+    "swapped",
+    "tells_end",
+]
