@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from memory.daily_notes import append_section
-from memory.dream import DreamOptions, run_dream
 from memory.dream.judge.again import held_value, still_restates
 from memory.dream.judge.relations import Said
-from memory.memory_file import parse_memory
 from memory.paths import MemoryRoot
+from tests.dream.two_days import dream_cited
 
 ZONE = ZoneInfo("Europe/London")
 
@@ -51,16 +48,7 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MemoryRoot:
     return MemoryRoot.at(tmp_path / "root")
 
 
-def _dream(root: MemoryRoot, first: list[str], later: list[str]) -> list[tuple[str, list[str]]]:
-    for day, lines in ((3, first), (6, later)):
-        append_section(
-            root, "Trimmed Context", lines, now=datetime(2027, 5, day, 21, 0, tzinfo=ZONE)
-        )
-    options = DreamOptions(days=7, engine="extractive", max_items=30)
-    report = run_dream(root, options, model=None, now=datetime(2027, 5, 6, 23, 58, tzinfo=ZONE))
-    assert report.status == "done", report.reason
-    doc = parse_memory(root.memory_md.read_text("utf-8"))
-    return [(i.text, [str(s) for s in i.sources]) for i in doc.generated]
+_dream = dream_cited
 
 
 def test_a_still_line_merges_into_the_item_it_restates(root: MemoryRoot) -> None:

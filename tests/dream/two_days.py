@@ -31,3 +31,19 @@ def dream_two_days(
     items = [i.text for i in parse_memory(root.memory_md.read_text("utf-8")).generated]
     archive = root.archive.read_text("utf-8") if root.archive.exists() else ""
     return "\n".join(items), archive
+
+
+def dream_cited(
+    root: MemoryRoot, first: list[str], later: list[str]
+) -> list[tuple[str, list[str]]]:
+    """Each generated item with the sources it cites, after an extractive dream on 6 May 2027
+    over ``first`` (a trimmed context of 3 May) and ``later`` (of 6 May)."""
+    for day, lines in ((3, first), (6, later)):
+        append_section(
+            root, "Trimmed Context", lines, now=datetime(2027, 5, day, 21, 0, tzinfo=ZONE)
+        )
+    options = DreamOptions(days=7, engine="extractive", max_items=30)
+    report = run_dream(root, options, model=None, now=datetime(2027, 5, 6, 23, 58, tzinfo=ZONE))
+    assert report.status == "done", report.reason
+    doc = parse_memory(root.memory_md.read_text("utf-8"))
+    return [(i.text, [str(s) for s in i.sources]) for i in doc.generated]
