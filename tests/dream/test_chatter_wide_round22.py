@@ -20,6 +20,7 @@ import pytest
 from bench.train_judge import DATA, UNSHIPPED, as_read, data_files, read, read_all
 from memory.dream.extractive import CHATTER_THRESHOLD
 from memory.dream.judge.classifier import classify
+from tests.dream.tsv_rows import rows_loose as _rows_loose
 
 WIDE = DATA / "sentences_chatter_wide.tsv"
 DEV = Path(__file__).resolve().parents[2] / "bench" / "data" / "dream" / "dev"
@@ -57,15 +58,6 @@ def test_the_wide_file_is_large_varied_and_its_own() -> None:
     assert not [t for t in texts if t in others]
     dev = "\n".join(p.read_text("utf-8") for p in sorted(DEV.glob("*.md")))
     assert not [t for t in texts if len(t) >= 6 and t in dev]
-
-
-def _rows_loose(path: Path) -> list[tuple[str, str]]:
-    out = []
-    for line in path.read_text("utf-8").splitlines():
-        kind, _, text = line.partition("\t")
-        if text and not line.startswith("#"):
-            out.append((kind, text.strip()))
-    return out
 
 
 CHATTER = [

@@ -6,35 +6,18 @@ the same type, a name the older never writes). Examples of this file's own."""
 from __future__ import annotations
 
 from collections import Counter
-from datetime import date
 
-from memory.dream.extractive import ExtractiveEngine, Statement
-from memory.dream.judge.classifier import KINDS, Judgement
 from memory.dream.retire import (
     NEWS_SURE,
     NEWS_WORTH,
     _gives_new_value,
     _names_its_thing,
     _told_plainly,
-    left_out_news,
 )
-from memory.provenance import SourceRef
+from tests.dream.judged_lines import judged as _statement
+from tests.dream.judged_lines import news as _news
 
 BAND = (NEWS_WORTH + NEWS_SURE) / 2
-
-
-def _statement(text: str, day: int, line: int, chatter: float = 0.0) -> Statement:
-    ref = SourceRef(f"memory/2026-03-{day:02d}.md", line, line)
-    st = Statement(text, (ref,), date(2026, 3, day), line)
-    probs = [0.0] * len(KINDS)
-    probs[0], probs[KINDS.index("fact")] = chatter, 1.0 - chatter
-    st.judgement = Judgement(tuple(probs))
-    return st
-
-
-def _news(left: list[Statement], kept: list[Statement]) -> list[str]:
-    engine = ExtractiveEngine()
-    return [st.text for st in left_out_news(left, kept, engine._changed_by_rules)]
 
 
 def test_plain_news_of_the_older_thing_is_kept_however_chatty_it_reads() -> None:

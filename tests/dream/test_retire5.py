@@ -11,11 +11,12 @@ import numpy as np
 
 from memory.dream.extractive import Cluster, ExtractiveEngine, Statement, _begun, _cosine
 from memory.dream.judge import changemodel, slotmodel
-from memory.dream.judge.classifier import KINDS, Judgement
 from memory.dream.judge.clauses import Split, packed, split_changed
 from memory.dream.judge.relations import Said
-from memory.dream.retire import NEWS_SURE, left_out_news
+from memory.dream.retire import NEWS_SURE
 from memory.provenance import SourceRef
+from tests.dream.judged_lines import judged as _statement
+from tests.dream.judged_lines import news as _news
 
 
 def test_two_values_under_one_verb_are_two_clauses() -> None:
@@ -46,20 +47,6 @@ def test_relocating_says_a_change() -> None:
     assert slotmodel.says_change("Nia is relocating, she'll be in the Cardiff office")
     assert slotmodel.says_change("The user relocates to Lisbon in spring")
     assert not slotmodel.says_change("Nia works in the Cardiff office")
-
-
-def _statement(text: str, day: int, line: int, chatter: float = 0.0) -> Statement:
-    ref = SourceRef(f"memory/2026-03-{day:02d}.md", line, line)
-    st = Statement(text, (ref,), date(2026, 3, day), line)
-    probs = [0.0] * len(KINDS)
-    probs[0], probs[KINDS.index("fact")] = chatter, 1.0 - chatter
-    st.judgement = Judgement(tuple(probs))
-    return st
-
-
-def _news(left: list[Statement], kept: list[Statement]) -> list[str]:
-    engine = ExtractiveEngine()
-    return [st.text for st in left_out_news(left, kept, engine._changed_by_rules)]
 
 
 def test_a_line_read_as_chatter_that_changes_a_kept_value_is_kept() -> None:

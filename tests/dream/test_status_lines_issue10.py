@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bench.status_probe import language, register, rows_by_section
 from bench.train_judge import DATA, UNSHIPPED, as_read, data_files, read, read_all
+from tests.dream.tsv_rows import rows_loose as _loose
 
 STATUS = DATA / "sentences_status.tsv"
 PROBE = DATA / "status_probe.tsv"
@@ -82,12 +83,3 @@ def test_language_and_register_of_a_line() -> None:
     # what the classifier reads of a flush line and of a summary
     assert as_read("User: I'm a Costco member") == "The user is a Costco member"
     assert as_read("用户说自己还没有孩子") == "用户还没有孩子"
-
-
-def _loose(path: Path) -> list[tuple[str, str]]:
-    out = []
-    for line in path.read_text("utf-8").splitlines():
-        kind, _, text = line.partition("\t")
-        if text and not line.startswith("#"):
-            out.append((kind, text.strip()))
-    return out
