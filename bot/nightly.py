@@ -55,6 +55,7 @@ class NightlyJob:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._running = threading.Lock()
+        self._unsaved: date | None = None  # the last run, when the disk would not take it
 
     # when --------------------------------------------------------------------------
 
@@ -62,13 +63,23 @@ class NightlyJob:
         return datetime.combine(day, self.at, tzinfo=self.zone)
 
     def last_run(self) -> date | None:
+        if self._unsaved is not None:
+            return self._unsaved  # recorded while the disk would not take it
         try:
             return date.fromisoformat(json.loads(self.state_path.read_text())["last_run"])
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def _record(self, day: date) -> None:
-        atomic_write_text(self.state_path, json.dumps({"last_run": day.isoformat()}))
+        """Record ``day`` as the last run; a disk that will not take it (full, read-only)
+        leaves it remembered in this process, said in one line, and the loop goes on."""
+        try:
+            atomic_write_text(self.state_path, json.dumps({"last_run": day.isoformat()}))
+        except OSError as exc:
+            self._unsaved = day
+            log.warning("nightly: cannot record the run of %s (%s); kept in memory", day, exc)
+            return
+        self._unsaved = None
 
     def latest_due(self, now: datetime) -> date:
         """The date of the most recent night whose due time has passed."""

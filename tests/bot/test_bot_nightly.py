@@ -55,6 +55,19 @@ def test_runs_once_a_night_and_catches_up_a_missed_night(tmp_path: Path, clock: 
     assert len(runs) == 2
 
 
+def test_a_disk_that_will_not_take_the_record_stops_nothing(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    runs: list[datetime] = []
+    (tmp_path / "full").write_text("a file where the state's folder should be")
+    nightly = job(tmp_path / "full", clock, runs)  # every write of the state fails
+    assert not nightly.tick()  # no OSError out of the loop's first tick
+    assert nightly.last_run() == date(2026, 11, 28)  # remembered in the process
+    clock.now = nightly.due_on(date(2026, 11, 29)) + timedelta(seconds=1)
+    assert nightly.tick() and not nightly.tick()  # runs once, not at every poll
+    assert len(runs) == 1
+
+
 def test_nightly_flushes_every_scope_before_dreaming(
     make_bot: BotFactory, llm: FakeOpenAI, clock: FakeClock
 ) -> None:
