@@ -17,6 +17,7 @@ from datetime import date
 from functools import lru_cache
 
 from memory.dream.judge.dates import find
+from memory.dream.judge.quantities import CURRENCY, canonical, measure
 from memory.dream.similarity import CHANGE
 from memory.dream.text_memo import persisted
 from memory.overlap import containment
@@ -65,7 +66,7 @@ _TIME = re.compile(
 # its two ends together, so "8 to 6" is another span than "9 to 6" though both end at 6. Not
 # inside a date ("2027-02-01") or before a unit ("2 to 3 times": two numbers of a count).
 _RANGE = re.compile(
-    r"(?i)(?<![\d:.\-/])(?P<a>\d{1,2}(?::\d{2})?)\s*(?:am|pm)?\s*(?:to|till|until|-|–|~)\s*"
+    r"(?i)(?<![\d:.\-/])(?P<a>\d{1,2}(?::\d{2})?)\s*(?:am|pm)?\s*(?:to|till|until|-|–|~|到|至)\s*"
     r"(?P<b>\d{1,2}(?::\d{2})?)\s*(?:am|pm)?(?![\d:.\-/])(?!\s*%)"
     r"|(?<![\d:.\-/])(?P<za>\d{1,2}(?::\d{2})?)\s*点?\s*(?:到|至|-|~)\s*"
     r"(?:早上|上午|中午|下午|晚上)?(?P<zb>\d{1,2}(?::\d{2})?)\s*点(?![\d半])"
@@ -74,7 +75,7 @@ _RANGE = re.compile(
 _NOT_UNITS = frozenset("until till since before after from when if but or so then now".split())
 # a number with its thousands written with commas ("£6,000", "1,240") is one number
 THOUSANDS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"
-_NUMBER = re.compile(rf"(?P<n>{THOUSANDS}|\d+(?:\.\d+)?)\s*(?P<unit>[a-zA-Z]+|{_ZH_MEASURE})?")
+_NUMBER = re.compile(rf"(?P<n>{THOUSANDS}|\d+(?:\.\d+)?)\s*(?P<unit>[a-zA-Z]+|%|{_ZH_MEASURE})?")
 _YEAR = re.compile(r"(?P<n>(?:19|20)\d{2})\s*年|(?i:\b(?:in|since|by)\s+(?P<m>(?:19|20)\d{2})\b)")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")  # a resolved date, as items write them
 _YEAR_MONTH = re.compile(
@@ -119,7 +120,11 @@ _SLOT = frozenset(
 @persisted("slots.typed_values")
 def typed_values(text: str) -> dict[str, frozenset[str]]:
     """The values ``text`` gives, by type (``date``, ``year``, ``weekday``, ``range``,
-    ``time``, ``num:UNIT``), leaving out a value it says something moved away from."""
+    ``time``, ``num:UNIT``), leaving out a value it says something moved away from. Amounts
+    are read as their quantity (:mod:`quantities`: "80 kg", "160斤" and "176 lbs" are
+    ``num:mass``, "175 厘米" and "1.75 米" one ``num:length`` value, a clock time on the
+    24-hour clock, a duration in minutes)."""
+    text = canonical(text)
     skip = [m.span() for m in _FROM.finditer(text)]
     skip += [m.span() for m in _NOT_VALUE.finditer(text)]
     taken: list[tuple[int, int]] = []
@@ -147,23 +152,58 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
         add("weekday", m, str(_ZH_WD[m["d"]]))
     for m in _EN_WEEKDAY.finditer(text):
         add("weekday", m, str(_EN_WD[m["d"].lower()]))
+    for m in CURRENCY.finditer(text):
+        amount = float(m["n"].replace(",", "")) * (1000 if m["k"] else 1)
+        found_unit = measure("£" if m["sym"] == "£" else m["sym"].replace("￥", "元"), amount)
+        if found_unit is None and m["sym"] in "¥￥":
+            found_unit = measure("元", amount)
+        if found_unit is not None:
+            add("num:" + found_unit[0], m, found_unit[1])
     for m in _TIME.finditer(text):
-        add("time", m, re.sub(r"\s+", "", m.group(0).lower()))
+        add("time", m, _duration(m.group(0)))
     for m in _YEAR.finditer(text):
         add("year", m, m["n"] or m["m"])
     for m in _ZH_BIG.finditer(text):
         after = _ZH_MEASURE_AFTER.match(text, m.end())
         add("num:" + (after.group(0).strip() if after else ""), m, _zh_big_value(m))
     for m in _ZH_NUMERAL.finditer(text):
-        add("num:" + m["unit"], m, _zh_value(m["n"]) + (".5" if m["half"] else ""))
+        add(*_measured(m["unit"], _zh_value(m["n"]) + (".5" if m["half"] else ""), m))
     for m in _EN_NUMERAL.finditer(text):
         add("num:" + stem(m["unit"].lower()), m, _EN_NUMBER[m["n"].lower()])
     for m in _NUMBER.finditer(text):
         unit = (m["unit"] or "").lower()
         if unit in STOPWORDS or unit in _NOT_UNITS:
             unit = ""  # "33 until", "34 and": a word after the number, no unit of it
-        add("num:" + (stem(unit) if unit.isascii() else unit), m, m["n"].replace(",", ""))
+        unit = stem(unit) if unit.isascii() and not measure(unit, 1) else unit
+        add(*_measured(unit, m["n"].replace(",", ""), m))
     return {kind: frozenset(values) for kind, values in found.items()}
+
+
+def _measured(
+    unit: str, value: str, m: re.Match[str]
+) -> tuple[str, re.Match[str], str]:
+    """A number's kind and value: its quantity when its unit measures one ("斤" ->
+    ``num:mass``), else the unit as written."""
+    found = measure(unit, float(value)) if unit else None
+    return ("num:" + found[0], m, found[1]) if found else ("num:" + unit, m, value)
+
+
+_MINUTES = {"h": 60.0, "hr": 60.0, "hour": 60.0, "小时": 60.0, "sec": 1 / 60, "second": 1 / 60}
+_MINUTES["秒"] = 1 / 60
+_SPLIT_DURATION = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+|[^\x00-\x7f]+)")
+
+
+def _duration(text: str) -> str:
+    """A clock time as written ("8:30"), a duration in minutes ("1.5小时" -> "90min")."""
+    plain = re.sub(r"\s+", "", text.lower())
+    m = _SPLIT_DURATION.fullmatch(plain)
+    if m is None:
+        return plain
+    unit = m["unit"].rstrip("s") if m["unit"].isascii() else m["unit"]
+    factor = _MINUTES.get(unit, 1.0)
+    if unit not in _MINUTES and unit not in ("min", "minute", "分钟"):
+        return plain
+    return f"{float(m['n']) * factor:g}min"
 
 
 _ZH_MEASURE_AFTER = re.compile(rf"\s*(?:{_ZH_MEASURE})")
@@ -208,6 +248,7 @@ def _zh_value(numeral: str) -> str:
 @lru_cache(maxsize=50_000)
 def anchors(text: str) -> frozenset[str]:
     """What a statement is about beyond its values and slot words (English by stem)."""
+    text = canonical(text)
     plain = _NUMBER.sub(" ", _TIME.sub(" ", ISO_DATE.sub(" ", _ZH_BIG.sub(" ", text))))
     plain = _ZH_WEEKDAY.sub(" ", _EN_WEEKDAY.sub(" ", _ZH_NUMERAL.sub(" ", plain)))
     plain = _EN_NUMERAL.sub(lambda m: " " + m["unit"], plain)
