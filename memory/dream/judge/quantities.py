@@ -7,7 +7,7 @@ must read each as its quantity first, or "80 kg" and "74 kilos" name two slots, 
 and "1.75 米" two values, and "一百四十五斤" the number 140.
 
 Two pure steps: :func:`canonical` writes a text's Chinese numerals, clock times and
-Chinese heights in digits ("一百六十斤" -> "160斤", "晚上7点半" -> "19:30", "一米七五" ->
+Chinese heights in digits ("一百六十斤" -> "160斤", "晚上7点半" -> "7:30", "一米七五" ->
 "1.75米", "一个半小时" -> "1.5小时"), and :func:`measure` names the quantity a unit
 measures and the amount in that quantity's own unit ("斤", 160 -> ``("mass", "80")``; "cm",
 175 -> ``("length", "1.75")``). The units are the closed class of everyday measures; a unit
@@ -46,7 +46,9 @@ _ZH_BIG = re.compile(
     rf"(?<![{_DIGITS}十百千万点\d])(?P<n>[{_DIGITS}十百千]*[{_DIGITS}十][百千万][{_DIGITS}十百千万]*)"
 )
 # A height in the Chinese way, metres then centimetres ("一米七五" 1.75, "1米8" 1.8, "一米二").
-_ZH_HEIGHT = re.compile(rf"(?P<m>[一两二12])\s*米\s*(?P<cm>[{_DIGITS}]{{1,2}}|\d{{1,2}})(?![\d{_DIGITS}十百厘毫])")
+_ZH_HEIGHT = re.compile(
+    rf"(?P<m>[一两二12])\s*米\s*(?P<cm>[{_DIGITS}]{{1,2}}|\d{{1,2}})(?![\d{_DIGITS}十百厘毫])"
+)
 # A clock time said in Chinese ("晚上7点半", "早上八点", "9点15分", "十点一刻").
 _ZH_CLOCK = re.compile(
     rf"(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)?\s*"
@@ -83,7 +85,9 @@ for _names, _quantity, _factor in (
 ):
     for _name in _names.split():
         _UNITS[_name] = (_quantity, _factor)
-CURRENCY = re.compile(r"(?P<sym>[£$€¥￥])\s*(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<k>k\b)?")
+CURRENCY = re.compile(
+    r"(?P<sym>[£$€¥￥])\s*(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<k>k\b)?"
+)
 
 
 def zh_amount(text: str) -> float | None:
@@ -130,7 +134,8 @@ def _clock(hour: int, minute: int, part: str = "") -> str | None:
         hour += 12
     if not (0 <= hour <= 24 and 0 <= minute < 60):
         return None
-    return f"{hour}:{minute:02d}"
+    # on the 12-hour dial: "at 5:30" is the "5:30pm" said before, "晚上7点" the "7点"
+    return f"{(hour - 1) % 12 + 1}:{minute:02d}"
 
 
 def _zh_clock(m: re.Match[str]) -> str:
@@ -145,7 +150,8 @@ def _zh_clock(m: re.Match[str]) -> str:
     if hour is None or minute is None or not float(hour).is_integer():
         return m.group(0)
     clock = _clock(int(hour), int(minute), m["part"] or "")
-    return m.group(0) if clock is None else f" {clock} "
+    # the part of the day stays a word of the text ("下午" is what two lines may share)
+    return m.group(0) if clock is None else f"{m['part'] or ''} {clock} "
 
 
 def _en_clock(m: re.Match[str]) -> str:
@@ -184,7 +190,8 @@ def _zh_number(m: re.Match[str]) -> str:
 @lru_cache(maxsize=50_000)
 def canonical(text: str) -> str:
     """``text`` with its Chinese heights, clock times and numerals before a unit in digits,
-    and its English clock times on the 24-hour clock (what :func:`measure` and the value
+    and its English clock times, on the 12-hour dial (a time said without its half of the day
+    is the same time) (what :func:`measure` and the value
     types read)."""
     text = _ZH_HEIGHT.sub(_zh_height, text)
     text = _ZH_CLOCK.sub(_zh_clock, text)

@@ -27,8 +27,17 @@ from memory.dream.judge.address import (
 from memory.dream.judge.dates import find, month_number
 from memory.dream.judge.label import LABEL as _LABEL
 from memory.dream.judge.places import moved_to, other_place, placed
+from memory.dream.judge.quantities import canonical
 from memory.dream.judge.single_slots import FORMER
-from memory.dream.judge.slots import GOAL, ISO_DATE, THOUSANDS, new_value, without_not_values
+from memory.dream.judge.slots import (
+    GOAL,
+    ISO_DATE,
+    THOUSANDS,
+    new_value,
+    same_amounts,
+    two_things,
+    without_not_values,
+)
 from memory.dream.similarity import (
     CHANGE,
     FAMILIES,
@@ -797,6 +806,8 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
             and all(not new_nums[w] & old_nums[w] for w in shared)
             and not _scopes_differ(newer.text, older.text)
             and not _other_distance(newer.text, older.text)
+            and not two_things(newer.text, older.text, who)
+            and not same_amounts(newer.text, older.text)
         ):
             return True  # the same measured thing, a new number
     new_days, old_days = _days(newer.text), _days(older.text)
@@ -893,7 +904,8 @@ _DURATION = re.compile(
 
 
 def _other_distance(newer: str, older: str) -> bool:
-    """Both time a distance, and not the same one."""
+    """Both time a distance, and not the same one (in words too: "五公里" / "十公里")."""
+    newer, older = canonical(newer), canonical(older)
     if not (_DURATION.search(newer) and _DURATION.search(older)):
         return False
     new_d = {float(m.group(1)) for m in _DISTANCE.finditer(newer)}

@@ -309,7 +309,11 @@ _ZH_FILLER = re.compile(r"(?:这边|那边|附近|那里|这里|了|的)+$")
 # before, no value held now, so it replaces none.
 FORMER = re.compile(
     r"(?i)以前|从前|曾经|过去(?:是|在|做|当)|退休前|\bused to\b|\bformerly\b|\bpreviously\b|"
-    r"\bback then\b|\bin the past\b|\bonce (?:was|worked|lived)\b"
+    r"\bback then\b|\bin the past\b|\bonce (?:was|worked|lived)\b|"
+    # a time of one's life gone by ("小时候", "年轻的时候", "as a kid", "back in college")
+    r"小时候|年轻(?:的)?时候?|上学(?:的)?时候|读书(?:的)?时候|上大学(?:的)?时候|当年|"
+    r"\bas a (?:kid|child|teenager|student)\b|\bwhen I was (?:young|little|a kid|a child|"
+    r"at school|in (?:school|college|uni|university))\b|\bback in (?:school|college|uni)\b"
 )
 
 

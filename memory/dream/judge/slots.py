@@ -52,6 +52,7 @@ _ZH_MEASURE = "|".join(
         "本 只 位 节 瓶 片 颗 粒 顿 层 楼 套 辆"
     ).split()
 )
+_ZH_MEASURES = frozenset(_ZH_MEASURE.split("|"))
 _ZH_NUMERAL = re.compile(
     rf"(?P<n>[一二两三四五六七八九十]{{1,3}}半?)(?P<unit>{_ZH_MEASURE})(?P<half>半)?"
 )
@@ -123,7 +124,7 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
     ``time``, ``num:UNIT``), leaving out a value it says something moved away from. Amounts
     are read as their quantity (:mod:`quantities`: "80 kg", "160斤" and "176 lbs" are
     ``num:mass``, "175 厘米" and "1.75 米" one ``num:length`` value, a clock time on the
-    24-hour clock, a duration in minutes)."""
+    12-hour dial, a duration in minutes)."""
     text = canonical(text)
     skip = [m.span() for m in _FROM.finditer(text)]
     skip += [m.span() for m in _NOT_VALUE.finditer(text)]
@@ -179,9 +180,7 @@ def typed_values(text: str) -> dict[str, frozenset[str]]:
     return {kind: frozenset(values) for kind, values in found.items()}
 
 
-def _measured(
-    unit: str, value: str, m: re.Match[str]
-) -> tuple[str, re.Match[str], str]:
+def _measured(unit: str, value: str, m: re.Match[str]) -> tuple[str, re.Match[str], str]:
     """A number's kind and value: its quantity when its unit measures one ("斤" ->
     ``num:mass``), else the unit as written."""
     found = measure(unit, float(value)) if unit else None
@@ -193,9 +192,15 @@ _MINUTES["秒"] = 1 / 60
 _SPLIT_DURATION = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+|[^\x00-\x7f]+)")
 
 
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})")
+
+
 def _duration(text: str) -> str:
     """A clock time as written ("8:30"), a duration in minutes ("1.5小时" -> "90min")."""
     plain = re.sub(r"\s+", "", text.lower())
+    clock = _CLOCK.fullmatch(plain)
+    if clock:  # on the 12-hour dial, as :func:`quantities.canonical` writes them
+        return f"{(int(clock[1]) - 1) % 12 + 1}:{clock[2]}"
     m = _SPLIT_DURATION.fullmatch(plain)
     if m is None:
         return plain
@@ -272,8 +277,89 @@ def changes_value(newer: str, older: str, who: frozenset[str] = frozenset()) -> 
         return False  # no type in common, or the old value said again
     if changed == {"weekday"} and not (CHANGE.search(newer) or _MOVED.search(newer)):
         return False  # "every Monday" and "every Sunday" may both hold: a move says so
+    if two_things(newer, older, who):
+        return False  # "语文成绩 78 分" beside "数学成绩 85 分": two things measured
     shared_values = any(new[k] & old[k] for k in common)
-    return shared_values or bool((anchors(newer) & anchors(older)) - who)
+    if shared_values or (anchors(newer) & anchors(older)) - who:
+        return True
+    # one's own weight is one value at a time: the quantity names the slot when the newer
+    # says it holds now or changed ("down to 74 kilos now" after "weighs 80 kg")
+    return "num:mass" in changed and bool(NEWS.search(newer))
+
+
+# A statement that tells its value as news: now, again, changed, risen or fallen
+# ("现在 72 公斤了", "down to 74 kilos", "重新量了", "成绩提高了", "turned 8"). What
+# :func:`two_things` needs before two statements naming different things of one kind may
+# still be one slot.
+NEWS = re.compile(
+    r"(?i)\b(?:now|currently|these days|nowadays|anymore|new|newly|again|up|down|raised|"
+    r"upped|bumped|cut|reduced|lowered|doubled|halved|increased|decreased|dropped|rose|went|"
+    r"gone|got|turned|moved|changed|switched|lost|gained|put on|actually|correction)\b"
+    r"|现在|目前|如今|最近|已经|这次|又|新|重新|涨|降|升|减|瘦|胖|长高|长到|提高|增加|变|改|换|"
+    r"纠正|更正|其实|不是|到了|满|了$|了[，,。！!]|原来|之前|以前的|"
+    r"(?i:\b(?:the|my|our) (?:old|previous|former)\b)"
+)
+
+
+def same_amounts(newer: str, older: str) -> bool:
+    """Whether the two give values of the same types and share one of each ("1.75 米" /
+    "175 厘米", "80 kg" / "一百六十斤"): however the numbers are written, no new value."""
+    new, old = typed_values(newer), typed_values(older)
+    return bool(new) and set(new) == set(old) and all(new[k] & old[k] for k in new)
+
+
+def two_things(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
+    """Whether the two statements measure two things of one kind: the words beside each
+    one's numbers (:func:`measured`) name something the other's do not, both ways
+    ("council tax" / "rent", "语文成绩" / "数学成绩", "amlodipine" / "atorvastatin",
+    "cycle" / "run", "plumber charges" / "hourly rate"), and the newer tells its value as no
+    news (:data:`NEWS`): both hold, side by side."""
+    if NEWS.search(newer):
+        return False
+    mine, theirs = measured(newer) - who, measured(older) - who
+    return bool(mine - theirs and theirs - mine)
+
+
+_CLAUSES = re.compile(r"[，,;；。!！?？:：]")
+_DIGIT_WORD = re.compile(r"\d")
+# Words beside a number that name how often, how nearly or in what unit, not what it counts.
+_BESIDE_NUMBER = frozenset(
+    "一个月 个月 一年 一周 一天 每小时 about around roughly nearly almost approx only just "
+    "大概 大约 左右 差不多 将近 只有 只 才 就 要 是 有 到 at of for to on in "
+    # units of no quantity :mod:`quantities` converts, and the words that report a line
+    "mg mcg ml iu pm am said says told mentioned 说 提到 表示".split()
+)
+_PERIODS = frozenset(
+    "每 每个 每月 每周 每天 每年 每晚 每次 月 年 周 天 晚 次 个 per every each a an month "
+    "months week weeks day days year years night nights time times hour hours daily weekly "
+    "monthly yearly".split()
+)
+
+
+@lru_cache(maxsize=50_000)
+def measured(text: str) -> frozenset[str]:
+    """The words next to a statement's numbers in their clause
+    (English by stem): what the numbers measure ("数学 成绩" of "数学成绩是 85 分", "council
+    tax" of "council tax is £150 a month"), less units, periods and slot words: two before
+    and one after."""
+    out: set[str] = set()
+    for clause in _CLAUSES.split(canonical(text)):
+        words = [w.lower() for w in content_words(clause) if _DIGIT_WORD.search(w) or _names(w)]
+        for i, word in enumerate(words):
+            if not _DIGIT_WORD.search(word):
+                continue
+            for near in words[max(0, i - 2) : i] + words[i + 1 : i + 2]:
+                if not _DIGIT_WORD.search(near):
+                    out.add(stem(near) if near.isascii() else near)
+    return frozenset(out)
+
+
+def _names(word: str) -> bool:
+    """Whether ``word`` may name what a number measures (no unit, period or slot word)."""
+    low = word.lower()
+    if low in _BESIDE_NUMBER or low in _PERIODS or low in _SLOT or low in STOPWORDS:
+        return False
+    return len(low) > 1 and not measure(low, 1) and low not in _ZH_MEASURES
 
 
 # A value one wants, hopes, aims or saves for, no value one has ("目标是减到 72 公斤",
@@ -343,10 +429,14 @@ def without_not_values(text: str) -> str:
 
 __all__ = [
     "GOAL",
+    "NEWS",
     "anchors",
     "changes_value",
+    "measured",
     "new_value",
+    "same_amounts",
     "sibling_changed",
+    "two_things",
     "typed_values",
     "without_not_values",
 ]
