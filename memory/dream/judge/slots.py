@@ -309,15 +309,27 @@ def same_amounts(newer: str, older: str) -> bool:
 
 
 def two_things(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
-    """Whether the two statements measure two things of one kind: the words beside each
-    one's numbers (:func:`measured`) name something the other's do not, both ways
-    ("council tax" / "rent", "语文成绩" / "数学成绩", "amlodipine" / "atorvastatin",
-    "cycle" / "run", "plumber charges" / "hourly rate"), and the newer tells its value as no
-    news (:data:`NEWS`): both hold, side by side."""
+    """Whether the two statements measure two things of one kind: a number of each has the
+    same word right before it and another word beside that ("数学成绩 85" / "语文成绩 78",
+    "takes 20 mg of atorvastatin" / "take 5 mg of amlodipine", "starts work at 9" /
+    "finish work at 5:30"), a word the other statement never writes, and the newer tells
+    its value as no news (:data:`NEWS`): one head, two siblings, both hold side by side.
+    A different word right before the number ("scale says 77 kg" / "weighs 80 kg", "英语期中
+    考了 91" / "英语成绩 85") is the same thing reworded as often as another thing, and is not
+    read as two."""
     if NEWS.search(newer):
         return False
-    mine, theirs = measured(newer) - who, measured(older) - who
-    return bool(mine - theirs and theirs - mine)
+    new_plain, old_plain = canonical(newer).lower(), canonical(older).lower()
+    for mine in frames(newer):
+        for theirs in frames(older):
+            head = mine.get(-1)
+            if head is None or head != theirs.get(-1) or head in who:
+                continue
+            for at in (-2, 1):
+                a, b = mine.get(at), theirs.get(at)
+                if a and b and a != b and a not in old_plain and b not in new_plain:
+                    return True
+    return False
 
 
 _CLAUSES = re.compile(r"[，,;；。!！?？:：]")
@@ -337,21 +349,23 @@ _PERIODS = frozenset(
 
 
 @lru_cache(maxsize=50_000)
-def measured(text: str) -> frozenset[str]:
-    """The words next to a statement's numbers in their clause
-    (English by stem): what the numbers measure ("数学 成绩" of "数学成绩是 85 分", "council
-    tax" of "council tax is £150 a month"), less units, periods and slot words: two before
-    and one after."""
-    out: set[str] = set()
+def frames(text: str) -> tuple[dict[int, str], ...]:
+    """For each number of ``text``, the words around it in its clause that may name what it
+    measures (no unit, period, slot or reporting word): two before (``-2``, ``-1``) and one
+    after (``1``), as written (English by stem)."""
+    out: list[dict[int, str]] = []
     for clause in _CLAUSES.split(canonical(text)):
         words = [w.lower() for w in content_words(clause) if _DIGIT_WORD.search(w) or _names(w)]
         for i, word in enumerate(words):
-            if not _DIGIT_WORD.search(word):
-                continue
-            for near in words[max(0, i - 2) : i] + words[i + 1 : i + 2]:
-                if not _DIGIT_WORD.search(near):
-                    out.add(stem(near) if near.isascii() else near)
-    return frozenset(out)
+            if not _DIGIT_WORD.search(word) or (i and _DIGIT_WORD.search(words[i - 1])):
+                continue  # one number written in pieces ("1,700") is framed once
+            frame: dict[int, str] = {}
+            for at in (-2, -1, 1):
+                j = i + at
+                if 0 <= j < len(words) and not _DIGIT_WORD.search(words[j]):
+                    frame[at] = stem(words[j]) if words[j].isascii() else words[j]
+            out.append(frame)
+    return tuple(out)
 
 
 def _names(word: str) -> bool:
@@ -432,7 +446,7 @@ __all__ = [
     "NEWS",
     "anchors",
     "changes_value",
-    "measured",
+    "frames",
     "new_value",
     "same_amounts",
     "sibling_changed",
