@@ -280,17 +280,13 @@ def changes_value(newer: str, older: str, who: frozenset[str] = frozenset()) -> 
     if two_things(newer, older, who):
         return False  # "语文成绩 78 分" beside "数学成绩 85 分": two things measured
     shared_values = any(new[k] & old[k] for k in common)
-    if shared_values or (anchors(newer) & anchors(older)) - who:
-        return True
-    # one's own weight is one value at a time: the quantity names the slot when the newer
-    # says it holds now or changed ("down to 74 kilos now" after "weighs 80 kg")
-    return "num:mass" in changed and bool(NEWS.search(newer))
+    return shared_values or bool((anchors(newer) & anchors(older)) - who)
 
 
 # A statement that tells its value as news: now, again, changed, risen or fallen
-# ("现在 72 公斤了", "down to 74 kilos", "重新量了", "成绩提高了", "turned 8"). What
-# :func:`two_things` needs before two statements naming different things of one kind may
-# still be one slot.
+# ("现在 72 公斤了", "down to 74 kilos", "重新量了", "成绩提高了", "turned 8"): two
+# statements naming different things of one kind may still be one slot then
+# (:func:`two_things`).
 NEWS = re.compile(
     r"(?i)\b(?:now|currently|these days|nowadays|anymore|new|newly|again|up|down|raised|"
     r"upped|bumped|cut|reduced|lowered|doubled|halved|increased|decreased|dropped|rose|went|"
