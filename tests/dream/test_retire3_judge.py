@@ -13,8 +13,8 @@ from memory.dream.judge.slots import changes_value, typed_values
 def test_chinese_thousands_are_one_number() -> None:
     assert typed_values("用户月薪一万二") == {"num:": frozenset({"12000"})}
     assert typed_values("房租每月两千八") == {"num:": frozenset({"2800"})}
-    assert typed_values("定金交了1.5万元") == {"num:元": frozenset({"15000"})}
-    assert typed_values("存款有三万五千块") == {"num:块": frozenset({"35000"})}
+    assert typed_values("定金交了1.5万元") == {"num:cny": frozenset({"15000"})}
+    assert typed_values("存款有三万五千块") == {"num:cny": frozenset({"35000"})}
     assert typed_values("一千五百") == {"num:": frozenset({"1500"})}
     assert changes_value("用户的月薪涨到一万四了", "用户月薪一万二")
     assert not changes_value("用户月薪还是一万二", "用户月薪一万二")
@@ -22,7 +22,7 @@ def test_chinese_thousands_are_one_number() -> None:
 
 def test_a_value_said_not_to_hold_is_no_value() -> None:
     assert typed_values("更正：车位费是四百，不是三百") == {"num:": frozenset({"400"})}
-    assert typed_values("It is £600, not £550") == {"num:": frozenset({"600"})}
+    assert typed_values("It is £600, not £550") == {"num:gbp": frozenset({"600"})}
     assert changes_value("更正：停车位每月是四百，不是三百", "停车位每月三百")
 
 

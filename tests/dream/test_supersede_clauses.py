@@ -8,7 +8,7 @@ from memory.dream.judge.slots import typed_values
 
 
 def test_thousands_are_one_number_and_no_clause_break() -> None:
-    assert typed_values("target is £6,000")["num:"] == frozenset({"6000"})
+    assert typed_values("target is £6,000")["num:gbp"] == frozenset({"6000"})
     assert typed_values("The user was 33 until 2026-10-24")["num:"] == frozenset({"33"})
     older = Said(
         "The user's biggest client pays the user a £2,000 monthly retainer", "user", "fact"

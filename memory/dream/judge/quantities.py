@@ -55,6 +55,7 @@ _ZH_CLOCK = re.compile(
     rf"(?P<h>\d{{1,2}}|[{_DIGITS}十]{{1,3}})\s*点(?!钟?\s*[{_DIGITS}十]*\s*(?:公斤|斤|米|万))"
     rf"(?:钟)?(?P<m>半|一刻|三刻|\d{{1,2}}\s*分?|[{_DIGITS}十]{{1,3}}\s*分?)?"
 )
+_HALF_AFTER = re.compile(r"(?<![\d.])(?P<n>\d+)(?P<unit>岁|斤|公斤|小时|个月|年|块|元|万)半")
 _COUNTED = re.compile(r"(?<=\d)个(?=小时|钟头|半小时)")
 # ten thousands written in digits ("1.5 万", "8万"), and a percentage in words ("百分之八十")
 _DIGIT_WAN = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*万")
@@ -72,7 +73,7 @@ _UNITS: dict[str, tuple[str, float]] = {}
 for _names, _quantity, _factor in (
     ("kg kgs kilo kilos kilogram kilograms 公斤 千克", "mass", 1.0),
     ("斤", "mass", 0.5),
-    ("lb lbs pound pounds", "mass", 0.45359237),
+    ("lb lbs", "mass", 0.45359237),  # "pounds" may be money ("45 pounds a month"): as written
     ("cm cms centimetre centimetres centimeter centimeters 厘米 公分", "length", 0.01),
     ("m metre metres meter meters 米", "length", 1.0),
     ("km kms kilometre kilometres kilometer kilometers 公里 千米", "length", 1000.0),
@@ -198,6 +199,7 @@ def canonical(text: str) -> str:
     text = _EN_CLOCK.sub(_en_clock, text)
     text = _ZH_AMOUNT.sub(_zh_number, text)
     text = _COUNTED.sub("", text)  # "2个小时": the hours, as "2小时"
+    text = _HALF_AFTER.sub(lambda m: f"{m['n']}.5{m['unit']}", text)  # "3岁半": 3.5岁
     text = _ZH_BIG.sub(_zh_number, text)
     text = _ZH_PERCENT.sub(lambda m: _zh_number(m) + "%", text)
     return _DIGIT_WAN.sub(lambda m: _digits(float(m["n"]) * 10_000), text)
