@@ -8,9 +8,11 @@ Line pairs are built from the dev questions only (bench/data/zh, zh-hard/dev, Lo
 conv-26/30/41): a line of the first ``HITS_READ`` hits of an answerable question is a
 positive when it is one of the question's evidence lines (read from the dataset's own
 files), a negative otherwise; every such line of a withheld or foreign question is a
-negative (``--absent``: only withheld questions whose gold answer is gone, as
-``bench/answer_present.py`` finds it). Each set and label weighs the same. A question passes
-when its best line's chance is at least the threshold; printed per threshold and set, dev
+negative (``--fit-absent``: only withheld questions whose gold answer is gone, as
+``bench/answer_present.py --out`` finds it and ``--absent`` gives it). Each set and label
+weighs the same; dev rows are read out of fold (by a reader fitted without their root). A
+question passes when its best line's chance is at least the threshold; printed per threshold
+and set, dev
 and held-out (zh-hard/heldout, conv-42/43, only measured) apart, as
 ``bench/train_answerable.py`` prints them: recall@5 / hit@5 / withheld no-match at the
 eval's quarter (all quarters) / foreign no-match, and no-match among answer-absent and
