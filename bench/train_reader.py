@@ -12,8 +12,7 @@ negative (``--fit-absent``: only withheld questions whose gold answer is gone, a
 ``bench/answer_present.py --out`` finds it and ``--absent`` gives it). Each set and label
 weighs the same; dev rows are read out of fold (by a reader fitted without their root). A
 question passes when its best line's chance is at least the threshold; printed per threshold
-and set, dev
-and held-out (zh-hard/heldout, conv-42/43, only measured) apart, as
+and set, dev and held-out (zh-hard/heldout, conv-42/43, only measured) apart, as
 ``bench/train_answerable.py`` prints them: recall@5 / hit@5 / withheld no-match at the
 eval's quarter (all quarters) / foreign no-match, and no-match among answer-absent and
 answer-present withheld questions. ``--write`` saves the model to
