@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.gate_features import _logistic
 from memory.search.answerable import (
     MODEL_PATH,
+    READER,
     TOP,
     AnswerModel,
     answers,
@@ -85,6 +86,11 @@ THRESHOLDS = (
     0.8,
     0.9,
 )
+
+
+def key(row: dict[str, Any]) -> str:
+    """A dumped row's identity across dumps of the same datasets."""
+    return f"{row['dataset']}/{row['root']}/{row['kind']}/{row.get('offset', 0)}/{row['qid']}"
 
 
 def set_of(row: dict[str, Any]) -> str:
@@ -486,6 +492,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--sae", type=Path, help="add SAE latent signals (cache .npz)")
     parser.add_argument("--slots", action="store_true", help="add the asked slot's signals")
     parser.add_argument(
+        "--reader", type=Path, help="add the reader's best line (train_reader.py --scores)"
+    )
+    parser.add_argument(
         "--dev-only", action="store_true", help="print the dev sets only (choose a point first)"
     )
     parser.add_argument(
@@ -523,6 +532,10 @@ def main(argv: list[str]) -> int:
         slotted = sae_features(rows, args.work, args.sae, slot=True)
         for f, extra in zip(feats, slotted, strict=True):
             f.update({f"slot_{k}": v for k, v in extra.items()})
+    if args.reader:
+        scored = json.loads(args.reader.read_text("utf-8"))
+        for f, r in zip(feats, rows, strict=True):
+            f[READER] = scored[key(r)]
     if args.slots:
         for f, r in zip(feats, rows, strict=True):
             f.update(slot_signals(r["question"], hits_of(r), r["weights"]))

@@ -36,6 +36,7 @@ from memory.segment import has_cjk
 MODEL_PATH = Path(__file__).with_name("answerable.json")
 TOP = 5  # hits read together
 READS = 10  # the gate reads the top of a search of this many hits (the eval's), any limit
+READER = "reader"  # the signal of memory.search.reader: its best line's chance
 _ANCHOR = date(2000, 1, 1)  # dates.find needs an anchor; only whether a date is said counts
 
 # what a question asks for, English and Chinese
@@ -298,4 +299,8 @@ def answers(
         return False
     chosen = model or shipped()[language_of(question)]
     seen = signals(question, [h for h, _ in read], weights, [c for _, c in read])
+    if READER in chosen.features:  # the question-line reader's best line (reader.py)
+        from memory.search.reader import best_line
+
+        seen[READER] = best_line(question, [h for h, _ in read], weights)
     return chosen.probability(seen) >= chosen.threshold
