@@ -16,6 +16,13 @@ the wrong ones peak with each scenario left out of training in turn (0.8: 68 of 
 and 9 non-changes retired, against 71 and 15 by the ways found alone); the weights ship in
 ``changemodel.json``. Without the file, or without embeddings (no slot features), the ways
 found decide alone.
+
+Two features tell what the rules' last word still decides beside it: ``end_told`` (the
+newer tells by name the end of the partner or pet the older names) and ``stage_moved`` (a
+partner's stage moved on). They weigh 0 in the shipped file: refits on the dev pairs and
+the probes' pairs (round 26) gave them too little weight to retire those pairs alone and
+added wrong retirements elsewhere, so the file kept its weights and the engine retires
+such a pair the rules found whatever the model says.
 """
 
 from __future__ import annotations
@@ -58,6 +65,8 @@ FEATURES = (
     "older_prior",
     "language_differs",
     "newer_ahead",
+    "end_told",
+    "stage_moved",
 )
 
 
@@ -75,6 +84,8 @@ class Pair:
     older_prior: bool
     language_differs: bool
     newer_ahead: bool = False  # the newer names a day still to come, the older does not
+    end_told: bool = False  # the newer tells by name the end of a partner or pet the older names
+    stage_moved: bool = False  # the newer gives a partner's stage the older gave another of
 
 
 def pair_features(pair: Pair) -> tuple[float, ...]:
@@ -93,6 +104,8 @@ def pair_features(pair: Pair) -> tuple[float, ...]:
         float(pair.older_prior),
         float(pair.language_differs),
         float(pair.newer_ahead),
+        float(pair.end_told),
+        float(pair.stage_moved),
     )
 
 
