@@ -64,19 +64,23 @@ def fit(
     steps: int,
     l2: float,
     prior: tuple[np.ndarray, float] | None = None,
+    free: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float]:
     """Logistic regression by full-batch gradient descent; the L2 term pulls the weights to
     ``prior`` (a model fitted before: the new pairs move it where they tell something) or to
-    0 without one."""
+    0 without one. With ``free`` (a mask of features), only those weights move: the prior's
+    others and its bias stay as they are."""
     centre = prior[0] if prior is not None else np.zeros(x.shape[1])
     weights, bias = centre.copy(), prior[1] if prior is not None else 0.0
+    mask = np.ones(x.shape[1]) if free is None else free.astype(np.float64)
     rate = 0.5
     total = weight.sum()
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-(x @ weights + bias)))
         err = (p - y) * weight
-        weights -= rate * (x.T @ err / total + l2 * (weights - centre))
-        bias -= rate * float(err.sum() / total)
+        weights -= rate * mask * (x.T @ err / total + l2 * (weights - centre))
+        if free is None:
+            bias -= rate * float(err.sum() / total)
     return weights, bias
 
 
@@ -131,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--anchor", type=Path, help="a model file whose weights the L2 term pulls toward"
     )
+    parser.add_argument(
+        "--freeze",
+        action="store_true",
+        help="with --anchor: fit only the features its file lacks, keep the rest and the bias",
+    )
     parser.add_argument("--measure", type=Path, nargs="*", default=[])
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--l2", type=float, default=0.01)
@@ -145,11 +154,15 @@ def main(argv: list[str] | None = None) -> int:
     weight[probe] *= args.probe_weight
     print(f"{len(y)} pairs ({int(y.sum())} changes) from {len(set(groups))} scenarios")
     prior = anchor(args.anchor) if args.anchor else None
+    free = None
+    if args.freeze and args.anchor:
+        named = json.loads(args.anchor.read_text(encoding="utf-8"))["features"]
+        free = np.array([n not in named for n in changemodel.FEATURES])
     guess = np.zeros(len(y))
     names = np.array(groups)
     for g in sorted(set(groups)):
         test = names == g
-        w, b = fit(x[~test], y[~test], weight[~test], args.steps, args.l2, prior)
+        w, b = fit(x[~test], y[~test], weight[~test], args.steps, args.l2, prior, free)
         guess[test] = scores(x[test], w, b)
     print("\nleave one group out (all):\n" + "\n".join(table(guess, y, found)))
     for name, rows_of in (("dev scenarios", ~probe), ("probe groups", probe)):
@@ -167,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         for t in THRESHOLDS
     ]
     threshold = THRESHOLDS[int(np.argmax(gain))]
-    weights, bias = fit(x, y, weight, args.steps, args.l2, prior)
+    weights, bias = fit(x, y, weight, args.steps, args.l2, prior, free)
     print(f"\nthreshold {threshold} (right - {args.cost:g} x wrong, scenarios' pairs, left out)")
     for path in args.measure:
         mx, my, mfound, _ = arrays(read(path))

@@ -1070,11 +1070,7 @@ class ExtractiveEngine:
             end_told=_ended(said, old_said),
             stage_moved=_stage_moved(said, old_said),
         )
-        # the old value named as over, or a partner's stage moved on, found by the rules:
-        # retired whatever the change model weighs (its pairs hold too few such to learn
-        # it from: the fits that tried put these pairs at .67-.76, under the .8)
-        told = how in RULES and (pair.end_told or pair.stage_moved)
-        retires = changemodel.retires(pair) or told
+        retires = changemodel.retires(pair)
         return PairJudgement(how, score, changemodel.pair_features(pair), retires)
 
     def _retires(self, new: Statement, old: Statement) -> bool:
@@ -1372,7 +1368,7 @@ def _told_done(newer: Said, older: Said) -> bool:
 def _ended(newer: Said, older: Said) -> bool:
     """``newer`` tells by name the end of what ``older`` says its subject has (a partner, a
     pet: :func:`single_slots.ended`), as done, of the same subject: the change model's
-    ``end_told``; found by the rules too, it retires the older whatever the model weighs."""
+    ``end_told``, which it weighs with what else it knows of the pair."""
     return _told_done(newer, older) and single_slots.ended(
         newer.text, older.text, whose(newer, older)
     )
@@ -1380,8 +1376,7 @@ def _ended(newer: Said, older: Said) -> bool:
 
 def _stage_moved(newer: Said, older: Said) -> bool:
     """``newer`` gives another stage with a partner than ``older`` ("got married" after "is
-    engaged to Daniel"), as done, of the same subject: the change model's ``stage_moved``;
-    found by the rules too, it retires the older whatever the model weighs."""
+    engaged to Daniel"), as done, of the same subject: the change model's ``stage_moved``."""
     if not _told_done(newer, older) or newer.kind == "plan":
         return False
     return single_slots.swapped(newer.text, older.text, whose(newer, older)) == "stage"

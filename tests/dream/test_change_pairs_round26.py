@@ -14,7 +14,7 @@ import pytest
 from bench.change_pairs import PROBES, collect_probes, probe_rows
 from bench.change_probe import load
 from bench.train_change import anchor, fit
-from memory.dream.extractive import Cluster, ExtractiveEngine
+from memory.dream.extractive import Cluster, ExtractiveEngine, Statement, _cosine
 from memory.dream.judge import changemodel
 from tests.dream.judged_lines import judged as _statement
 
@@ -128,3 +128,30 @@ def test_a_fit_pulled_to_a_prior_model_stays_near_it(tmp_path: Path) -> None:
     free, _ = fit(x, y, w8, 300, 1.0)
     assert np.abs(near - weights).max() < np.abs(free - weights).max()
     assert np.abs(near - weights).max() < 0.2
+
+
+def _embedded(*statements: Statement) -> None:
+    from memory.search.embeddings.local import LocalProvider
+
+    vectors = LocalProvider().embed_passages([s.text for s in statements])
+    for st, vector in zip(statements, np.asarray(vectors, dtype=np.float32), strict=True):
+        st.vector = vector
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("The user is dating Noor", "The user: Noor and I broke up in April"),
+        ("The user has a parrot called Rico", "The user: Rico died in March"),
+    ],
+)
+def test_the_model_alone_retires_an_end_told_by_name(older: str, newer: str) -> None:
+    fitted = changemodel.model()
+    assert fitted is not None
+    assert fitted.weights[changemodel.FEATURES.index("end_told")] > 0.5
+    engine = ExtractiveEngine()
+    old, new = _statement(older, 3, 4), _statement(newer, 9, 2)
+    _embedded(old, new)
+    judged = engine._judge_statements(new, old, _cosine(new, old))
+    assert judged.how == "rules" and judged.retires
+    assert fitted.probability(judged.features) >= fitted.threshold  # no rule beside it
