@@ -1,7 +1,7 @@
 """Round 26 (helper-99): the change model's pairs from more than the dev scenarios (the
 tuned-on probe rows and hand-written pairs, each run as a two-day dream), a fit pulled to a
 model fitted before, and an end told by name or a partner's stage moved on as features of
-the pair. Examples of this file's own."""
+the pair the model weighs (no rule beside it any more). Examples of this file's own."""
 
 from __future__ import annotations
 
