@@ -20,13 +20,16 @@ import json
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.change_probe import Pair, run_pair
+from bench.change_probe import load as load_probe
 from bench.dream_quality import run_scenario
 from bench.dream_scenarios import Scenario, load
 from memory.dream import extractive
@@ -57,9 +60,18 @@ def label(scenario: Scenario, newer: Cluster, older: Cluster) -> int | None:
 
 
 @contextmanager
-def recording(scenario: Scenario, out: list[dict[str, Any]]) -> Iterator[None]:
-    """Record every pair :meth:`ExtractiveEngine._judge_pair` is asked about."""
+def recording(
+    scenario: Scenario | str,
+    out: list[dict[str, Any]],
+    labelled: Callable[[Cluster, Cluster], int | None] | None = None,
+) -> Iterator[None]:
+    """Record every pair :meth:`ExtractiveEngine._judge_pair` is asked about, labelled by
+    ``labelled`` (by default from ``scenario``'s labels, :func:`label`)."""
     original = ExtractiveEngine._judge_pair
+    name = scenario if isinstance(scenario, str) else scenario.name
+    if labelled is None:
+        assert isinstance(scenario, Scenario)
+        labelled = partial(label, scenario)
 
     def judge(
         self: ExtractiveEngine, newer: Cluster, older: Cluster, cosine: float | None
@@ -68,12 +80,12 @@ def recording(scenario: Scenario, out: list[dict[str, Any]]) -> Iterator[None]:
         judged = original(self, newer, older, cosine)
         out.append(
             {
-                "scenario": scenario.name,
+                "scenario": name,
                 "newer": newer.head.text,
                 "older": older.head.text,
                 "how": judged.how or "",
                 "features": list(judged.features),
-                "label": label(scenario, newer, older),
+                "label": labelled(newer, older),
             }
         )
         return judged
@@ -103,6 +115,50 @@ def collect(split: str, only: str | None = None) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
+# Pairs the dev scenarios do not hold, each run as a two-day dream (bench/change_probe.py):
+# the tuned-on rows of the probes and the hand-written pairs of change_pairs_written.tsv.
+JUDGE = Path(__file__).resolve().parent / "data" / "judge"
+PROBES = (
+    (JUDGE / "change_probe.tsv", "even", None),  # the odd rows are held out
+    (JUDGE / "change_probe_more.tsv", "more", "tune"),  # the check part is held out
+    (JUDGE / "change_pairs_written.tsv", "written", None),
+)
+
+
+def probe_rows(path: Path, half: str, part: str | None) -> list[Pair]:
+    """The rows of a probe file one may train on (:func:`bench.change_probe.load`)."""
+    rows = load_probe(path)
+    if part is not None:
+        rows = [p for i, p in enumerate(rows) if (i // 2) % 2 == (part == "check")]
+    return [p for p in rows if p.half == half]
+
+
+Probe = tuple[Path, str, str | None]  # a probe file, the half and the part one may train on
+
+
+def collect_probes(probes: tuple[Probe, ...] = PROBES) -> list[dict[str, Any]]:
+    """Every pair the supersede pass judges when each probe row runs as a two-day dream, as
+    :func:`collect` records them: a change row's one judged pair labelled 1 (unlabelled when
+    the dream judged several: which of them is the change is not told), a keep row's 0.
+    Grouped by file and category (a group is left out whole)."""
+    rows: list[dict[str, Any]] = []
+    for path, half, part in probes:
+        for pair in probe_rows(path, half, part):
+            mine: list[dict[str, Any]] = []
+            group = f"{path.stem}:{pair.category}"
+            with tempfile.TemporaryDirectory() as tmp, recording(group, mine, lambda n, o: 0):
+                run_pair(pair, Path(tmp))
+            for row in mine:
+                row["label"] = int(pair.label == "change") if len(mine) == 1 else None
+                if pair.label == "keep":
+                    row["label"] = 0
+            rows += mine
+    seen: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for row in rows:
+        seen[(row["scenario"], row["newer"], row["older"])] = row
+    return list(seen.values())
+
+
 def summary(rows: list[dict[str, Any]]) -> str:
     counts: Counter[tuple[str, int | None]] = Counter((r["how"], r["label"]) for r in rows)
     out = ["| found by | pairs | a change (1) | not (0) | unlabelled |", "|---|---|---|---|---|"]
@@ -114,11 +170,11 @@ def summary(rows: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", default="dev")
+    parser.add_argument("--split", default="dev", help="scenarios, or 'probes' (PROBES)")
     parser.add_argument("--scenario")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    rows = collect(args.split, args.scenario)
+    rows = collect_probes() if args.split == "probes" else collect(args.split, args.scenario)
     if args.out:
         with args.out.open("w", encoding="utf-8") as f:
             for row in rows:

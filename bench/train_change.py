@@ -1,16 +1,23 @@
 """Train the dream's last word on a judged pair and write ``memory/dream/judge/changemodel.json``.
 
 Collects the pairs the supersede pass judges on the dev scenarios, labelled from the
-scenarios' labels (:mod:`bench.change_pairs`; or reads a dump of them with ``--pairs``),
-and fits a logistic regression (full-batch gradient descent, L2; the slot model's fit) over
-:func:`memory.dream.judge.changemodel.pair_features`, each scenario's pairs weighing the same.
-Prints leave-one-scenario-out figures beside the ways found alone (a pair retires when any
-way found a change), per threshold, and picks the threshold that maximises right
-retirements less ``--cost`` times wrong ones there. ``--measure FILE`` prints the fitted
-model's figures on other dumps (held-out: measured, never trained on).
+scenarios' labels (:mod:`bench.change_pairs`), and the pairs it judges when each row one may
+tune on of the probes and of ``change_pairs_written.tsv`` runs as a two-day dream
+(:func:`bench.change_pairs.collect_probes`; or reads dumps of them with ``--pairs``), and
+fits a logistic regression (full-batch gradient descent, L2; the slot model's fit) over
+:func:`memory.dream.judge.changemodel.pair_features`, each scenario's and each probe group's
+pairs weighing the same (``--probe-weight`` scales the probe groups). ``--anchor FILE`` pulls
+the weights toward a model fitted before instead of toward 0. Prints leave-one-group-out
+figures beside the ways found alone (a pair retires when any way found a change), per
+threshold, for all pairs and for the scenarios' and the probes' apart, and picks the
+threshold that maximises right retirements less ``--cost`` times wrong ones on the
+scenarios' pairs left out (a probe is half changes, a dream about one pair in ten).
+``--measure FILE`` prints the fitted model's figures on other dumps (held-out: measured,
+never trained on).
 
-Usage: ``python bench/train_change.py [--pairs dev.jsonl] [--measure heldout.jsonl ...]
-[--cost 3] [--l2 0.01] [--dry-run]``. Deterministic: the same pairs give the same file.
+Usage: ``python bench/train_change.py [--pairs dev.jsonl probes.jsonl] [--anchor old.json]
+[--measure heldout.jsonl ...] [--cost 3] [--l2 0.01] [--dry-run]``. Deterministic: the same
+pairs give the same file.
 """
 
 from __future__ import annotations
@@ -25,11 +32,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.change_pairs import collect
+from bench.change_pairs import collect, collect_probes
 from bench.train_slots import scores
 from memory.dream.judge import changemodel
 
-THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def read(path: Path) -> list[dict[str, Any]]:
@@ -51,17 +58,38 @@ def arrays(rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 def fit(
-    x: np.ndarray, y: np.ndarray, weight: np.ndarray, steps: int, l2: float
+    x: np.ndarray,
+    y: np.ndarray,
+    weight: np.ndarray,
+    steps: int,
+    l2: float,
+    prior: tuple[np.ndarray, float] | None = None,
+    free: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float]:
-    weights, bias = np.zeros(x.shape[1]), 0.0
+    """Logistic regression by full-batch gradient descent; the L2 term pulls the weights to
+    ``prior`` (a model fitted before: the new pairs move it where they tell something) or to
+    0 without one. With ``free`` (a mask of features), only those weights move: the prior's
+    others and its bias stay as they are."""
+    centre = prior[0] if prior is not None else np.zeros(x.shape[1])
+    weights, bias = centre.copy(), prior[1] if prior is not None else 0.0
+    mask = np.ones(x.shape[1]) if free is None else free.astype(np.float64)
     rate = 0.5
     total = weight.sum()
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-(x @ weights + bias)))
         err = (p - y) * weight
-        weights -= rate * (x.T @ err / total + l2 * weights)
-        bias -= rate * float(err.sum() / total)
+        weights -= rate * mask * (x.T @ err / total + l2 * (weights - centre))
+        if free is None:
+            bias -= rate * float(err.sum() / total)
     return weights, bias
+
+
+def anchor(path: Path) -> tuple[np.ndarray, float]:
+    """The weights of a model file in today's :data:`changemodel.FEATURES` order (0 for a
+    feature it lacks) and its bias."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    known = dict(zip(data["features"], data["weights"], strict=True))
+    return np.array([known.get(n, 0.0) for n in changemodel.FEATURES]), float(data["bias"])
 
 
 def balanced(groups: list[str], y: np.ndarray) -> np.ndarray:
@@ -92,31 +120,68 @@ def table(guess: np.ndarray, y: np.ndarray, found: np.ndarray) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pairs", type=Path, help="a dump of bench/change_pairs.py (dev)")
+    parser.add_argument(
+        "--pairs",
+        type=Path,
+        nargs="*",
+        help="dumps of bench/change_pairs.py (default: --split dev and --split probes)",
+    )
+    parser.add_argument(
+        "--probe-weight",
+        type=float,
+        default=1.0,
+        help="a probe group's weight against a dev scenario's",
+    )
+    parser.add_argument(
+        "--anchor", type=Path, help="a model file whose weights the L2 term pulls toward"
+    )
+    parser.add_argument(
+        "--freeze",
+        action="store_true",
+        help="with --anchor: fit only the features its file lacks, keep the rest and the bias",
+    )
     parser.add_argument("--measure", type=Path, nargs="*", default=[])
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--l2", type=float, default=0.01)
     parser.add_argument("--cost", type=float, default=3.0, help="a wrong retirement, in misses")
     parser.add_argument("--dry-run", action="store_true", help="print, write no model")
     args = parser.parse_args(argv)
-    rows = read(args.pairs) if args.pairs else collect("dev")
+    rows = [r for path in args.pairs for r in read(path)] if args.pairs else []
+    rows = rows or collect("dev") + collect_probes()
     x, y, found, groups = arrays(rows)
     weight = balanced(groups, y)
+    probe = np.array([":" in g for g in groups])  # "change_probe:home": a probe's group
+    weight[probe] *= args.probe_weight
     print(f"{len(y)} pairs ({int(y.sum())} changes) from {len(set(groups))} scenarios")
+    prior = anchor(args.anchor) if args.anchor else None
+    free = None
+    if args.freeze and args.anchor:
+        named = json.loads(args.anchor.read_text(encoding="utf-8"))["features"]
+        free = np.array([n not in named for n in changemodel.FEATURES])
     guess = np.zeros(len(y))
     names = np.array(groups)
     for g in sorted(set(groups)):
         test = names == g
-        w, b = fit(x[~test], y[~test], weight[~test], args.steps, args.l2)
+        w, b = fit(x[~test], y[~test], weight[~test], args.steps, args.l2, prior, free)
         guess[test] = scores(x[test], w, b)
-    print("\nleave one scenario out (dev):\n" + "\n".join(table(guess, y, found)))
+    print("\nleave one group out (all):\n" + "\n".join(table(guess, y, found)))
+    for name, rows_of in (("dev scenarios", ~probe), ("probe groups", probe)):
+        if rows_of.any():
+            print(
+                f"\nof them, the {name}:\n"
+                + "\n".join(table(guess[rows_of], y[rows_of], found[rows_of]))
+            )
+    # counted on the scenarios' pairs alone: a probe holds changes and keeps half and half,
+    # a dream about one change in ten, and the threshold is for the dream
+    natural = ~probe if (~probe).any() else np.ones(len(y), dtype=bool)
     gain = [
-        ((guess >= t) & (y == 1)).sum() - args.cost * ((guess >= t) & (y == 0)).sum()
+        ((guess >= t) & natural & (y == 1)).sum()
+        - args.cost * ((guess >= t) & natural & (y == 0)).sum()
         for t in THRESHOLDS
     ]
     threshold = THRESHOLDS[int(np.argmax(gain))]
-    weights, bias = fit(x, y, weight, args.steps, args.l2)
-    print(f"\nthreshold {threshold} (right - {args.cost:g} x wrong, left out)")
+    weights, bias = fit(x, y, weight, args.steps, args.l2, prior, free)
+    print(f"\nthreshold {threshold} (right - {args.cost:g} x wrong, scenarios' pairs, left out)")
     for path in args.measure:
         mx, my, mfound, _ = arrays(read(path))
         print(

@@ -1067,8 +1067,10 @@ class ExtractiveEngine:
             older_prior=old.prior is not None,
             newer_ahead=said.future and not old_said.future,
             language_differs=has_cjk(said.text) != has_cjk(old_said.text),
+            end_told=_ended(said, old_said),
+            stage_moved=_stage_moved(said, old_said),
         )
-        retires = changemodel.retires(pair) or (how in RULES and _ended(said, old_said))
+        retires = changemodel.retires(pair)
         return PairJudgement(how, score, changemodel.pair_features(pair), retires)
 
     def _retires(self, new: Statement, old: Statement) -> bool:
@@ -1356,18 +1358,28 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
     return bool(single_slots.swapped(newer.text, older.text, whose(newer, older)))
 
 
+def _told_done(newer: Said, older: Said) -> bool:
+    """Whether ``newer`` and ``older`` are of one subject and neither is a plan."""
+    if newer.subject != older.subject or newer.future or older.future:
+        return False
+    return not is_future(newer.text)
+
+
 def _ended(newer: Said, older: Said) -> bool:
     """``newer`` tells by name the end of what ``older`` says its subject has (a partner, a
-    pet: :func:`single_slots.ended`) or another stage with a partner ("engaged", then
-    "married"), as done, of the same subject:
-    the old value named as over retires it whatever the change model weighs."""
-    if newer.subject != older.subject or newer.future or older.future or is_future(newer.text):
+    pet: :func:`single_slots.ended`), as done, of the same subject: the change model's
+    ``end_told``, which it weighs with what else it knows of the pair."""
+    return _told_done(newer, older) and single_slots.ended(
+        newer.text, older.text, whose(newer, older)
+    )
+
+
+def _stage_moved(newer: Said, older: Said) -> bool:
+    """``newer`` gives another stage with a partner than ``older`` ("got married" after "is
+    engaged to Daniel"), as done, of the same subject: the change model's ``stage_moved``."""
+    if not _told_done(newer, older) or newer.kind == "plan":
         return False
-    who = whose(newer, older)
-    if single_slots.ended(newer.text, older.text, who):
-        return True
-    # "got married" after "is engaged to Daniel": the stage with a partner moved on, said
-    return newer.kind != "plan" and single_slots.swapped(newer.text, older.text, who) == "stage"
+    return single_slots.swapped(newer.text, older.text, whose(newer, older)) == "stage"
 
 
 def _joined(newer: Said, older: Said) -> bool:
