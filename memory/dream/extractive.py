@@ -461,9 +461,12 @@ class ExtractiveEngine:
         proper = _proper_names(inputs.notes, known) if labels else None
         for st in out:
             subject = aliased(st.text, _subject(st, names, proper, group), calls)
-            named = _named_apart(told.get(id(st), []), subject, apart)
-            st.subject = people.canonical(named, links)
+            st.subject = _named_apart(told.get(id(st), []), subject, apart)
             st.judged = st.judged or wording.get(st.text, st.text)
+        # "老陈", "陈师傅" beside "陈建国": one person called familiarly
+        links.update(people.familiar({st.subject for st in out}, names))
+        for st in out:
+            st.subject = people.canonical(st.subject, links)
         _resolve_pronouns(out[base:])
         for st in out:
             said, whose_ = (

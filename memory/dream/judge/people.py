@@ -27,9 +27,11 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
+from memory.dream.judge.address import compatible, familiar_form
 from memory.dream.judge.dates import CALENDAR_WORDS
 from memory.dream.judge.label import LABEL
 from memory.dream.judge.relations import _EN_REL, _NO_NAME, _ZH_REL, REL_OF, alias_of
+from memory.segment import has_cjk
 from memory.speaker import SURNAMES
 
 USER = "user"
@@ -205,6 +207,38 @@ def shared_relations(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
     }
 
 
+def familiar(subjects: Iterable[str], members: frozenset[str]) -> dict[str, str]:
+    """The subjects that are familiar forms of a Chinese name ("老陈", "陈师傅": read so by
+    :func:`relations.subject_of` when no member has the family name), each linked to the one
+    person of that family name they call: the member or the name of three the subjects
+    give, else the first form. None when two such people have the family name, or two forms
+    say a different sex or age ("陈叔" / "陈阿姨", "小陈" / "老陈")."""
+    forms: dict[str, set[str]] = defaultdict(set)
+    full: dict[str, set[str]] = defaultdict(set)
+    for subject in subjects:
+        if "/" in subject or "+" in subject or not subject or subject[0] not in SURNAMES:
+            if familiar_form(subject) == subject:
+                forms[subject[1]].add(subject)  # 老陈, 小陈
+            continue
+        if familiar_form(subject) == subject:
+            forms[subject[0]].add(subject)
+        elif len(subject) == 3 and has_cjk(subject):
+            full[subject[0]].add(subject)
+    for member in members:
+        if len(member) in (2, 3) and member[0] in SURNAMES and familiar_form(member) != member:
+            full[member[0]].add(member)
+    out: dict[str, str] = {}
+    for surname, called in forms.items():
+        people = full.get(surname, set())
+        if len(people) > 1 or len(called) + len(people) < 2:
+            continue
+        everyone = sorted(called | people)
+        if all(compatible(a, b) for a in everyone for b in everyone):
+            head = min(people) if people else min(called)
+            out.update({form: head for form in called if form != head})
+    return out
+
+
 def canonical(subject: str, links: Mapping[str, str]) -> str:
     """``subject`` as its person is linked (``links``: name -> relation subject): "Anna" ->
     "user/sister", "Linda/husband" -> "user/mother-husband"; itself otherwise."""
@@ -218,6 +252,7 @@ def canonical(subject: str, links: Mapping[str, str]) -> str:
 
 __all__ = [
     "canonical",
+    "familiar",
     "given",
     "kin_label",
     "linked",
