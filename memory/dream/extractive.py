@@ -448,6 +448,7 @@ class ExtractiveEngine:
         # one subject; two people sharing a relation word stay apart (:mod:`judge.people`)
         told = _people_told(out, names)
         pairs = _people_pairs(names, aliases, told)
+        pairs += people.addressed(_spoken_lines(inputs.notes, labels)) if group else []
         links, apart = people.linked(pairs), people.shared_relations(pairs)
         aliases = {n: w for n, w in aliases.items() if n not in apart}
         self._aliases = {**aliases, **links}
@@ -1548,6 +1549,22 @@ def _people_pairs(
     pairs = [(m, people.kin_label(m)) for m in sorted(names) if people.kin_label(m)]
     pairs += [(n, w) for n, w in aliases.items() if "/" in w]
     return pairs + [pair for found in told.values() for pair in found]
+
+
+def _spoken_lines(
+    notes: Iterable[NoteLine], labels: frozenset[str]
+) -> list[tuple[str | None, str]]:
+    """(speaker, body) of each note line in order, a ``(None, "")`` between lines that do
+    not follow one another (another note, a line between)."""
+    out: list[tuple[str | None, str]] = []
+    last = ("", -1)
+    for note in sorted(notes, key=lambda n: (n.path, n.line)):
+        if (note.path, note.line - 1) != last:
+            out.append((None, ""))
+        spoken = split(note.text, labels)
+        out.append((spoken.speaker, spoken.body))
+        last = (note.path, note.line)
+    return out
 
 
 def _named_apart(told: list[tuple[str, str]], subject: str, apart: dict[str, str]) -> str:

@@ -176,6 +176,40 @@ def _apart(persons: list[set[str]]) -> bool:
     return len(scripts) != len(set(scripts))
 
 
+# Calling someone by a relation word ("妈，你换工作了？", "Mum, did you move?"): the first
+# word of the user's line, then a comma, an exclamation or a "you"
+_EN_CALLED = "|".join(w for w in _EN_REL.split("|") if REL_OF[w] not in _MANY)
+_VOCATIVE = re.compile(
+    rf"^(?:(?P<zh>{_ZH_REL})(?:[，,！!~～]|你|您)|(?P<en>(?i:{_EN_CALLED}))(?:[,!]|\s+you\b))"
+)
+
+
+def addressed(lines: Iterable[tuple[str | None, str]]) -> list[tuple[str, str]]:
+    """The (member, relation subject) pairs the user's calls tell: a line of the user's
+    opening by calling someone by a relation word (:data:`_VOCATIVE`) speaks to the member
+    whose line is right before it, or, when none, right after it ("王秀兰：我换工作了" then
+    "用户：妈，换哪了？": 王秀兰 is the user's mother). ``lines``: (speaker, body) in the
+    notes' order, ``None`` as speaker between lines not one after another, "用户"/"User"
+    for the user's."""
+    seq = list(lines)
+    out: list[tuple[str, str]] = []
+    for i, (speaker, body) in enumerate(seq):
+        if speaker not in ("用户", "User"):
+            continue
+        match = _VOCATIVE.match(body.strip())
+        if match is None:
+            continue
+        word = match.group("zh") or match.group("en")
+        kind = REL_OF[word.lower()]
+        if kind in _MANY:
+            continue
+        near = [seq[j][0] for j in (i - 1, i + 1) if 0 <= j < len(seq)]
+        member = next((s for s in near if s and s not in ("用户", "User")), "")
+        if member:
+            out.append((member, f"{USER}/{kind}"))
+    return out
+
+
 def linked(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
     """Each name linked to the one relation it is given (``pairs``: (name, relation
     subject)), when that relation is given no one else and the name no other relation;
@@ -251,6 +285,7 @@ def canonical(subject: str, links: Mapping[str, str]) -> str:
 
 
 __all__ = [
+    "addressed",
     "canonical",
     "familiar",
     "given",
