@@ -31,7 +31,7 @@ from memory.dream.judge.address import compatible, familiar_form
 from memory.dream.judge.dates import CALENDAR_WORDS
 from memory.dream.judge.label import LABEL
 from memory.dream.judge.relations import _EN_REL, _NO_NAME, _ZH_REL, REL_OF, alias_of
-from memory.segment import has_cjk
+from memory.segment import has_cjk, tokens, word_frequency
 from memory.speaker import SURNAMES
 
 USER = "user"
@@ -57,11 +57,17 @@ _ZH_AFTER = re.compile(
     r"(?P<rest>[\u4e00-\u9fff]{2,3})"
 )
 # "王秀兰（我妈）", "小雨（用户的姐姐）"
-_ZH_BEFORE = re.compile(rf"(?P<name>[\u4e00-\u9fff]{{2,3}})[（(](?:用户|我)的?(?P<rel>{_ZH_REL})[）)]")
+_ZH_BEFORE = re.compile(
+    rf"(?P<name>[\u4e00-\u9fff]{{2,3}})[（(](?:用户|我)的?(?P<rel>{_ZH_REL})[）)]"
+)
 _NOT_NAMES = frozenset(w.lower() for w in REL_OF) | _NO_NAME | CALENDAR_WORDS | {USER}
 # a Chinese name's shape: a family name first, 小/老/阿 and one character, or one doubled
-_ZH_SHAPE = re.compile(rf"^(?:[{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{1,2}}|[小老阿][\u4e00-\u9fff])$")
+_SURNAME = f"[{''.join(sorted(SURNAMES))}]"
+_ZH_SHAPE = re.compile(rf"^(?:{_SURNAME}[\u4e00-\u9fff]{{1,2}}|[小老阿][\u4e00-\u9fff])$")
 _ZH_NOT_NAME = re.compile(r"^(?:老是|老在|老说|老要|小时|阿姨)")
+# a word jieba's dictionary counts this often is a common word ("高血压" 876, "小学"), not a
+# name (most names are no word of it; "王秀兰" 6, "乐乐" 14)
+COMMON_WORD = 100
 
 
 def kin_label(member: str) -> str:
@@ -73,8 +79,9 @@ def kin_label(member: str) -> str:
 
 def _zh_name(rest: str, members: frozenset[str], used: frozenset[str]) -> str:
     """The name that opens ``rest`` (what follows a relation word): a member's, or one
-    shaped as a name (:data:`_ZH_SHAPE`, :func:`_doubled`) that the notes use on its own
-    (``used``: the words lines open with); "" when none."""
+    shaped as a name (:data:`_ZH_SHAPE`, or a character doubled: "乐乐") that the notes use
+    on its own (``used``: the words lines open with) and that is no common word
+    (:data:`COMMON_WORD`); "" when none."""
     for size in (3, 2):
         name = rest[:size]
         if len(name) < size:
@@ -82,20 +89,32 @@ def _zh_name(rest: str, members: frozenset[str], used: frozenset[str]) -> str:
         if name in members:
             return name
         shaped = _ZH_SHAPE.match(name) or (size == 2 and name[0] == name[1])
-        if shaped and name in used and not _ZH_NOT_NAME.match(name) and name not in REL_OF:
+        if not shaped or name not in used or _ZH_NOT_NAME.match(name) or name in REL_OF:
+            continue
+        if word_frequency(name) < COMMON_WORD:
             return name
     return ""
 
 
 def openers(texts: Iterable[str]) -> frozenset[str]:
-    """The first two and three characters of each text and clause, past a speaker's label:
-    the words a chat opens with, where a Chinese name used on its own stands."""
+    """The two or three characters each text and clause opens with (past a speaker's label)
+    as a word of their own: where a Chinese name used on its own stands. jieba's first word
+    says where the word ends: it is the word, or a longer one no dictionary knows ("林晓在"),
+    or one character of it ("周" of "周天佑"); not a prefix of a known word ("高血" of
+    "高血压")."""
     out: set[str] = set()
     for text in texts:
         body = LABEL.sub("", text.strip(), count=1)
         for clause in re.split(r"[，,；;。.!！?？、\s]+", body):
-            if clause[:1] and "\u4e00" <= clause[0] <= "\u9fff":
-                out.update((clause[:2], clause[:3]))
+            if not has_cjk(clause[:3]) or len(clause) < 2:
+                continue
+            first = tokens(clause[:8])[0]
+            for word in (clause[:2], clause[:3]):
+                if len(word) < 2 or not has_cjk(word[-1]):
+                    continue
+                whole = first == word or (len(first) == 1 and word.startswith(first))
+                if whole or (first.startswith(word) and not word_frequency(first)):
+                    out.add(word)
     return frozenset(out)
 
 
@@ -222,9 +241,10 @@ def linked(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
     for whom, persons in _by_relation(pairs).items():
         if _apart(persons):
             continue  # two people share the relation word: neither is it alone
-        for name in persons[0]:
-            if len(relations_of[name]) == 1:
-                out[name] = whom
+        for person in persons:  # one a script: "Lin Xiao" and "林晓" may be one
+            for name in person:
+                if len(relations_of[name]) == 1:
+                    out[name] = whom
     return out
 
 
@@ -250,13 +270,9 @@ def familiar(subjects: Iterable[str], members: frozenset[str]) -> dict[str, str]
     forms: dict[str, set[str]] = defaultdict(set)
     full: dict[str, set[str]] = defaultdict(set)
     for subject in subjects:
-        if "/" in subject or "+" in subject or not subject or subject[0] not in SURNAMES:
-            if familiar_form(subject) == subject:
-                forms[subject[1]].add(subject)  # 老陈, 小陈
-            continue
-        if familiar_form(subject) == subject:
-            forms[subject[0]].add(subject)
-        elif len(subject) == 3 and has_cjk(subject):
+        if subject and familiar_form(subject) == subject:
+            forms[_family_name(subject)].add(subject)  # 老陈, 陈师傅: 陈
+        elif len(subject) == 3 and subject[0] in SURNAMES and has_cjk(subject):
             full[subject[0]].add(subject)
     for member in members:
         if len(member) in (2, 3) and member[0] in SURNAMES and familiar_form(member) != member:
@@ -271,6 +287,11 @@ def familiar(subjects: Iterable[str], members: frozenset[str]) -> dict[str, str]
             head = min(people) if people else min(called)
             out.update({form: head for form in called if form != head})
     return out
+
+
+def _family_name(form: str) -> str:
+    """The family name of a familiar form: "陈" of "老陈" and of "陈师傅"."""
+    return form[1] if form[0] in "老小" and len(form) == 2 else form[0]
 
 
 def canonical(subject: str, links: Mapping[str, str]) -> str:
