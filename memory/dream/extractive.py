@@ -45,6 +45,7 @@ from memory.dream.judge import (
     single_slots,
     slotmodel,
 )
+from memory.dream.judge.address import familiar_called
 from memory.dream.judge.beings import names_in, other_beings, someone_else
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import (
@@ -462,10 +463,12 @@ class ExtractiveEngine:
         proper = _proper_names(inputs.notes, known) if labels else None
         for st in out:
             subject = aliased(st.text, _subject(st, names, proper, group), calls)
-            st.subject = _named_apart(told.get(id(st), []), subject, apart)
+            subject = _named_apart(told.get(id(st), []), subject, apart)
+            st.subject = _not_kin_familiar(st.text, subject, links)
             st.judged = st.judged or wording.get(st.text, st.text)
         # "老陈", "陈师傅" beside "陈建国": one person called familiarly
-        links.update(people.familiar({st.subject for st in out}, names))
+        kin = frozenset(n for n in names if links.get(n, "").startswith("user/"))
+        links.update(people.familiar({st.subject for st in out}, names - kin))
         for st in out:
             st.subject = people.canonical(st.subject, links)
         _resolve_pronouns(out[base:])
@@ -1471,6 +1474,8 @@ def _subject(
     dropped by the wording) is about the user's relation, as is such a line of a private
     chat's summary (``group``: whether the chat has members)."""
     subject = subject_of(st.text, names)
+    if subject == "user" and people.sibling(st.text):
+        return people.sibling(st.text)  # "用户姐陈静住在江北区": the user's sister's
     mine = st.speaker in ("用户", "User") or (not st.speaker and not group)
     if subject == "user" and mine and st.prior is None and has_cjk(st.text[:1]):
         bare = subject_of("用户：" + st.text, names)
@@ -1565,6 +1570,16 @@ def _spoken_lines(
         out.append((spoken.speaker, spoken.body))
         last = (note.path, note.line)
     return out
+
+
+def _not_kin_familiar(text: str, subject: str, links: dict[str, str]) -> str:
+    """The familiar form ``text`` calls someone by when it was read as a member who is the
+    user's kin (``links``): one's mother or sister is called by a kin word, not "老陈" or
+    "陈师傅" ("老爸：老陈在县医院当保安" beside a sister 陈静 is about a neighbour); else
+    ``subject``."""
+    if not links.get(subject, "").startswith("user/") or subject in text:
+        return subject
+    return familiar_called(text, subject) or subject
 
 
 def _named_apart(told: list[tuple[str, str]], subject: str, apart: dict[str, str]) -> str:

@@ -195,6 +195,16 @@ def compatible(a: str, b: str) -> bool:
     return not ({"m", "f"} <= ta | tb or {"old", "young"} <= ta | tb)
 
 
+def familiar_called(text: str, name: str) -> str:
+    """The first familiar form of ``name``'s family name ``text`` writes ("老陈" in "老爸：老陈
+    在县医院当保安" for 陈静), "" when none."""
+    if not name or name[0] not in SURNAMES:
+        return ""
+    s = name[0]
+    found = [(text.find(f), f) for f in (*(p + s for p in _PREFIXES), *(s + t for t in _TITLES))]
+    return min((at, f) for at, f in found if at >= 0)[1] if any(a >= 0 for a, _ in found) else ""
+
+
 @lru_cache(maxsize=1_024)
 def familiar_names(names: frozenset[str]) -> dict[str, str]:
     """The familiar forms of the members' Chinese names ("老陈", "小陈", "陈哥", "陈叔",
@@ -217,6 +227,7 @@ __all__ = [
     "after_lead",
     "apposed",
     "compatible",
+    "familiar_called",
     "familiar_form",
     "familiar_names",
     "opening_name",

@@ -52,8 +52,10 @@ _EN_BEFORE = re.compile(
     rf"(?P<rel>(?i:{_EN_REL}))\b"
 )
 # "用户的姐姐小雨", "我妈王秀兰", "用户的妈妈（王秀兰）", "我姐姐叫小雨"
+# a sibling by one character after the user ("我姐陈静", worded "用户姐陈静")
+SIBLING = {"姐": "sister", "妹": "sister", "哥": "brother", "弟": "brother"}
 _ZH_AFTER = re.compile(
-    rf"(?:用户|我)(?:的)?(?P<rel>{_ZH_REL})[（(，,]?\s*(?:叫做|名叫|叫|是)?"
+    rf"(?:用户|我)(?:的)?(?P<rel>{_ZH_REL}|[姐妹哥弟](?![姐妹哥弟]))[（(，,]?\s*(?:叫做|名叫|叫|是)?"
     r"(?P<rest>[\u4e00-\u9fff]{2,3})"
 )
 # "王秀兰（我妈）", "小雨（用户的姐姐）"
@@ -68,6 +70,16 @@ _ZH_NOT_NAME = re.compile(r"^(?:老是|老在|老说|老要|小时|阿姨)")
 # a word jieba's dictionary counts this often is a common word ("高血压" 876, "小学"), not a
 # name (most names are no word of it; "王秀兰" 6, "乐乐" 14)
 COMMON_WORD = 100
+
+
+_ZH_SIBLING_OPENING = re.compile(r"^(?:用户：)?(?:用户|我)的?(?P<rel>[姐妹哥弟])(?![姐妹哥弟])")
+
+
+def sibling(text: str) -> str:
+    """``user/sister`` or ``user/brother`` for a line opening with the user's sibling by one
+    character ("用户姐陈静住在江北区", "我哥在深圳"), "" otherwise."""
+    match = _ZH_SIBLING_OPENING.match(text)
+    return f"{USER}/{SIBLING[match.group('rel')]}" if match else ""
 
 
 def kin_label(member: str) -> str:
@@ -140,7 +152,8 @@ def given(
         rest = text[match.start("rest") :]
         name = _zh_name(rest, members, used)
         if name:
-            out.append((name, f"{USER}/{REL_OF[match.group('rel')]}"))
+            rel = match.group("rel")
+            out.append((name, f"{USER}/{REL_OF.get(rel) or SIBLING[rel]}"))
     for match in _ZH_BEFORE.finditer(text):
         name = _zh_name(match.group("name"), members, used | {match.group("name")})
         if name and name == match.group("name"):
@@ -315,4 +328,5 @@ __all__ = [
     "openers",
     "same_name",
     "shared_relations",
+    "sibling",
 ]
