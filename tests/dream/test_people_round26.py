@@ -11,7 +11,12 @@ import pytest
 from two_days import dream_two_days
 
 from memory.dream.judge import people
-from memory.dream.judge.address import compatible, familiar_form, familiar_names
+from memory.dream.judge.address import (
+    compatible,
+    familiar_called,
+    familiar_form,
+    familiar_names,
+)
 from memory.dream.judge.relations import subject_of
 
 # -- the pieces ---------------------------------------------------------------------------
@@ -106,6 +111,18 @@ def test_familiar_forms_link_to_the_one_person_of_their_family_name() -> None:
     assert people.familiar({"陈叔"}, two) == {}
 
 
+def test_a_sibling_by_one_character() -> None:
+    assert people.sibling("用户姐陈静住在江北区") == "user/sister"
+    assert people.sibling("用户：我哥在深圳上班") == "user/brother"
+    assert people.sibling("用户姐姐在深圳") == ""  # two characters: a relation word read so
+    assert ("陈静", "user/sister") in people.given("用户姐陈静住在江北区", frozenset({"陈静"}))
+
+
+def test_the_familiar_form_a_line_calls_someone_by() -> None:
+    assert familiar_called("老爸：老陈在县医院当保安，就住楼下", "陈静") == "老陈"
+    assert familiar_called("陈静搬到渝北区了", "陈静") == ""
+
+
 # -- whole dreams: the old value leaves when the same person's new one comes -----------------
 
 RETIRED = {
@@ -149,6 +166,11 @@ RETIRED = {
         ["User: my mum quit the library, she works at the garden centre now", "Tom: oh"],
         "on Mondays",
     ),
+    "a sister by one character, then speaking": (
+        ["用户：我姐陈静住在江北区", "陈静：我在建行上班", "妈妈：好"],
+        ["陈静：我搬家了，搬到渝北区了", "妈妈：好"],
+        "江北",
+    ),
     "a summary naming the mother after her name": (
         ["用户：王秀兰（我妈）在绵阳住"],
         ["用户：我妈搬到成都了"],
@@ -181,6 +203,11 @@ KEPT = {
         ["王芳：陈叔住在3栋", "李娜：好的"],
         ["李娜：陈阿姨搬到5栋了", "王芳：哦"],
         "3栋",
+    ),
+    "a sister 陈静 beside a neighbour 老陈": (
+        ["用户：我姐陈静在县医院当护士", "陈静：对", "老爸：老陈也在县医院当保安"],
+        ["妈妈：陈师傅换工作了，现在在超市当保安", "老爸：哦"],
+        "陈静在县医院当护士",
     ),
     "two friends": (
         ["用户：我朋友小李住在朝阳区", "用户：我朋友小王住在海淀区"],
