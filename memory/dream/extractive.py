@@ -449,7 +449,9 @@ class ExtractiveEngine:
         # one subject; two people sharing a relation word stay apart (:mod:`judge.people`)
         told = _people_told(out, names)
         pairs = _people_pairs(names, aliases, told)
-        pairs += people.addressed(_spoken_lines(inputs.notes, labels)) if group else []
+        if group:  # the user's calls are weaker evidence: only where nothing else says
+            called = people.addressed(_spoken_lines(inputs.notes, labels))
+            pairs += people.unclaimed(called, pairs)
         links, apart = people.linked(pairs), people.shared_relations(pairs)
         aliases = {n: w for n, w in aliases.items() if n not in apart}
         self._aliases = {**aliases, **links}

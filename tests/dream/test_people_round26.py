@@ -59,6 +59,15 @@ def test_the_user_calling_a_member_by_a_relation_word_links_them() -> None:
     assert people.addressed([("用户", "妈，在吗"), (None, "")]) == []
 
 
+def test_a_call_says_nothing_where_a_name_or_a_label_says_otherwise() -> None:
+    # "陈静：妈要注意休息" then "用户：妈，药放在哪": the call is to 妈妈, not to 陈静
+    strong = [("妈妈", "user/mother"), ("陈静", "user/sister")]
+    assert people.unclaimed([("陈静", "user/mother")], strong) == []
+    assert people.unclaimed([("王秀兰", "user/mother")], [("陈静", "user/sister")]) == [
+        ("王秀兰", "user/mother")
+    ]
+
+
 def test_one_relation_given_two_people_links_neither() -> None:
     pairs = [("Anna", "user/sister"), ("Beth", "user/sister"), ("Linda", "user/mother")]
     assert people.linked(pairs) == {"Linda": "user/mother"}

@@ -242,6 +242,18 @@ def addressed(lines: Iterable[tuple[str | None, str]]) -> list[tuple[str, str]]:
     return out
 
 
+def unclaimed(
+    weak: Iterable[tuple[str, str]], strong: Iterable[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """The pairs of ``weak`` (a call's: :func:`addressed`) whose name and relation no pair of
+    ``strong`` (a name written with a relation, a label) gives another: "妈，…" after 陈静's
+    line says nothing of 陈静 when the notes call her the user's sister."""
+    strong = list(strong)
+    named = {name for name, _ in strong}
+    given_to = {whom for _, whom in strong}
+    return [(n, w) for n, w in weak if n not in named and w not in given_to]
+
+
 def linked(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
     """Each name linked to the one relation it is given (``pairs``: (name, relation
     subject)), when that relation is given no one else and the name no other relation;
@@ -329,4 +341,5 @@ __all__ = [
     "same_name",
     "shared_relations",
     "sibling",
+    "unclaimed",
 ]
