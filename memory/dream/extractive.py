@@ -468,6 +468,8 @@ class ExtractiveEngine:
             subject = _named_apart(told.get(id(st), []), subject, apart)
             st.subject = _not_kin_familiar(st.text, subject, links)
             st.judged = st.judged or wording.get(st.text, st.text)
+        if group:
+            _summary_relations(out, names, links)
         # "老陈", "陈师傅" beside "陈建国": one person called familiarly
         kin = frozenset(n for n in names if links.get(n, "").startswith("user/"))
         links.update(people.familiar({st.subject for st in out}, names - kin))
@@ -1572,6 +1574,23 @@ def _spoken_lines(
         out.append((spoken.speaker, spoken.body))
         last = (note.path, note.line)
     return out
+
+
+def _summary_relations(
+    statements: list[Statement], names: frozenset[str], links: dict[str, str]
+) -> None:
+    """A group's summary line (no speaker) opening with a relation named bare ("妈妈说她换了
+    工作") is about the user's relation so called when the chat speaks of the user's (a
+    line of the user's, a member linked to it: ``links``) and of no one else's such
+    relation; else it stays whose it was read (the user's own)."""
+    kinds = {st.subject for st in statements} | set(links.values())
+    others = {s.split("/", 1)[1] for s in kinds if "/" in s and not s.startswith("user/")}
+    for st in statements:
+        if st.speaker or st.prior is not None or st.subject != "user" or not has_cjk(st.text[:1]):
+            continue
+        bare = subject_of("用户：" + st.text, names)
+        if bare.startswith("user/") and bare in kinds and bare[5:] not in others:
+            st.subject = bare
 
 
 def _not_kin_familiar(text: str, subject: str, links: dict[str, str]) -> str:
