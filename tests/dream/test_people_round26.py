@@ -180,11 +180,6 @@ RETIRED = {
         ["陈静：我搬家了，搬到渝北区了", "妈妈：好"],
         "江北",
     ),
-    "a group's summary naming the user's mother bare": (
-        ["王芳：周末去爬山吗", "用户：我妈在社区医院上班，周末要值班", "李娜：好吧"],
-        ["妈妈换工作了，现在在县医院上班", "王芳：周末见"],
-        "社区医院",
-    ),
     "a summary naming the mother after her name": (
         ["用户：王秀兰（我妈）在绵阳住"],
         ["用户：我妈搬到成都了"],
@@ -200,6 +195,18 @@ def test_one_persons_new_value_retires_the_old_under_another_name(
     first, later, old = RETIRED[case]
     items, archive = dream_two_days(tmp_path, first, later)
     assert old not in items and old in archive, items
+
+
+def test_a_groups_summary_naming_the_users_mother_bare(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # judged by embeddings, as a dream is: words alone find no change in these two
+    monkeypatch.setenv("COWDREAM_DREAM_EMBEDDINGS", "on")
+    first = ["王芳：周末去爬山吗", "用户：我妈在社区医院上班", "李娜：好吧"]
+    items, archive = dream_two_days(
+        tmp_path, first, ["妈妈换工作了，现在在县医院上班", "王芳：周末见"]
+    )
+    assert "社区医院" not in items and "社区医院" in archive, items
 
 
 KEPT = {
