@@ -136,6 +136,16 @@ def word_spans(text: str, *, hmm: bool = True) -> list[tuple[str, int, int]]:
         return list(tokenizer.tokenize(text, HMM=hmm))
 
 
+def word_frequency(word: str) -> int:
+    """How often jieba's dictionary counts ``word``, 0 when it is no word of it (a common
+    word when high: "高血压", "小学"; a name seldom is one)."""
+    tokenizer = _ensure_jieba()
+    with _cut_lock:
+        if _lazy is not None:
+            _lazy.prefetch(word)
+        return int(tokenizer.FREQ.get(word) or 0)
+
+
 @lru_cache(maxsize=8192)
 def _tokens(text: str, for_search: bool) -> tuple[str, ...]:
     pieces: list[str | list[str]] = []  # an ASCII word, or the Chinese runs between words

@@ -39,11 +39,13 @@ from memory.dream.judge import (
     dates,
     importance,
     named,
+    people,
     restate,
     reversal,
     single_slots,
     slotmodel,
 )
+from memory.dream.judge.address import familiar_called
 from memory.dream.judge.beings import names_in, other_beings, someone_else
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import (
@@ -276,6 +278,7 @@ class ExtractiveEngine:
         self._inputs: DreamInputs | None = None  # the dream's inputs (for grounding)
         self._named: frozenset[str] = frozenset()  # the English names the inputs write
         self._aliases: dict[str, str] = {}  # the names the chat gave people (_aliases)
+        self._links: dict[str, str] = {}  # one person's names -> their subject (people)
         self.record_pairs = False  # compute every pair's features (bench/change_pairs.py)
         self._hand_vectors: np.ndarray | None = None  # the hand-written items' vectors
 
@@ -386,6 +389,11 @@ class ExtractiveEngine:
                 trimmed.append((head.prior, cluster))
         return out, trimmed
 
+    def _subject_of(self, text: str) -> str:
+        """Whom an item worded otherwise (a hand-written one) is about, its person's names
+        linked as the notes link them (:mod:`judge.people`)."""
+        return people.canonical(subject_of(text, self._names), self._links)
+
     # -- steps -----------------------------------------------------------------------
 
     def _statements(self, inputs: DreamInputs) -> tuple[list[Statement], int]:
@@ -437,14 +445,36 @@ class ExtractiveEngine:
         # already classified and embedded); an item worded otherwise, as it reads.
         wording = {st.text: st.judged for st in out if st.prior is None}
         aliases = _aliases(out, names)
-        self._aliases = aliases
+        # one person called several ways ("my sister Anna" / "Anna", "妈妈：…" / "我妈…"):
+        # one subject; two people sharing a relation word stay apart (:mod:`judge.people`)
+        told = _people_told(out, names)
+        pairs = _people_pairs(names, aliases, told)
+        if group:  # the user's calls are weaker evidence: only where nothing else says
+            called = people.addressed(_spoken_lines(inputs.notes, labels))
+            pairs += people.unclaimed(called, pairs)
+        links, apart = people.linked(pairs), people.shared_relations(pairs)
+        aliases = {n: w for n, w in aliases.items() if n not in apart}
+        self._aliases = {**aliases, **links}
+        self._links = links
+        # how a line opening with a name is read: the name's person, or the name itself
+        # when its relation word is another's too ("Anna moved" of two sisters: Anna's)
+        calls = {**aliases, **links, **apart}
         # a chat written in fields ("Running: PB 1:52", "Half marathon PB now 1:48") opens
         # its lines with words that name no one: only a name it writes elsewhere is one
         known = names | frozenset(aliases)
         proper = _proper_names(inputs.notes, known) if labels else None
         for st in out:
-            st.subject = aliased(st.text, _subject(st, names, proper), aliases)
+            subject = aliased(st.text, _subject(st, names, proper, group), calls)
+            subject = _named_apart(told.get(id(st), []), subject, apart)
+            st.subject = _not_kin_familiar(st.text, subject, links)
             st.judged = st.judged or wording.get(st.text, st.text)
+        if group:
+            _summary_relations(out, names, links)
+        # "老陈", "陈师傅" beside "陈建国": one person called familiarly
+        kin = frozenset(n for n in names if links.get(n, "").startswith("user/"))
+        links.update(people.familiar({st.subject for st in out}, names - kin))
+        for st in out:
+            st.subject = people.canonical(st.subject, links)
         _resolve_pronouns(out[base:])
         for st in out:
             said, whose_ = (
@@ -452,7 +482,7 @@ class ExtractiveEngine:
                 if st.prior is None or not group
                 else _prior_words(st, names)
             )
-            owner = aliases.get(whose_, whose_)
+            owner = people.canonical(aliases.get(whose_, whose_), links)
             st.shared = bool(said) and st.subject == owner and shared_thing(said, known)
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
@@ -534,7 +564,7 @@ class ExtractiveEngine:
         said = st.said()
         for text, vector in zip(handwritten, self._hand_vectors, strict=True):
             # a hand-written item has no day to be ahead of: a plan its date names is it
-            hand = Said(text, subject_of(text, self._names), said.kind, said.future)
+            hand = Said(text, self._subject_of(text), said.kind, said.future)
             cosine = float(st.vector @ vector)
             if again.says_again(said, hand, cosine) and not self._new_value(said, hand, cosine):
                 return True
@@ -1446,12 +1476,27 @@ def _prior_words(st: Statement, names: frozenset[str]) -> tuple[str, str]:
     return "", ""
 
 
-def _subject(st: Statement, names: frozenset[str], proper: frozenset[str] | None = None) -> str:
+def _subject(
+    st: Statement,
+    names: frozenset[str],
+    proper: frozenset[str] | None = None,
+    group: bool = False,
+) -> str:
     """Whom ``st`` is about: in a group, a line that reports on another member ("Alice: Bob
     lives in Paris", Bob being one of the chat's speakers) is about that member, whoever
     said it (so two speakers can disagree about them). ``proper``: in a chat written in
-    fields, the only capitalised words that name someone (:func:`_proper_names`)."""
+    fields, the only capitalised words that name someone (:func:`_proper_names`). The
+    user's line opening with a relation named bare ("用户：妈妈的降压药换了", its label
+    dropped by the wording) is about the user's relation, as is such a line of a private
+    chat's summary (``group``: whether the chat has members)."""
     subject = subject_of(st.text, names)
+    if subject == "user" and people.sibling(st.text):
+        return people.sibling(st.text)  # "用户姐陈静住在江北区": the user's sister's
+    mine = st.speaker in ("用户", "User") or (not st.speaker and not group)
+    if subject == "user" and mine and st.prior is None and has_cjk(st.text[:1]):
+        bare = subject_of("用户：" + st.text, names)
+        if bare.startswith("user/"):
+            return bare
     if proper is not None and "/" not in subject and subject != "user" and subject not in proper:
         return "user"  # "Half marathon PB now 1:48": a field's value, the user's
     if st.speaker and subject == st.speaker:
@@ -1505,6 +1550,80 @@ def _read(st: Statement) -> str:
         if spoken.by_user and spoken.body.strip():
             return spoken.body
     return read
+
+
+def _people_told(
+    statements: list[Statement], names: frozenset[str]
+) -> dict[int, list[tuple[str, str]]]:
+    """The (name, relation subject) pairs each statement tells someone by, by its id
+    (:func:`people.given`), for those that tell any."""
+    used = people.openers(st.text for st in statements)
+    told = {id(st): people.given(st.text, names, used) for st in statements}
+    return {key: pairs for key, pairs in told.items() if pairs}
+
+
+def _people_pairs(
+    names: frozenset[str], aliases: dict[str, str], told: dict[int, list[tuple[str, str]]]
+) -> list[tuple[str, str]]:
+    """Each (name, relation subject) the chat tells one person by (:mod:`judge.people`):
+    a member labelled by a relation word, the aliases, a name given with a relation."""
+    pairs = [(m, people.kin_label(m)) for m in sorted(names) if people.kin_label(m)]
+    pairs += [(n, w) for n, w in aliases.items() if "/" in w]
+    return pairs + [pair for found in told.values() for pair in found]
+
+
+def _spoken_lines(
+    notes: Iterable[NoteLine], labels: frozenset[str]
+) -> list[tuple[str | None, str]]:
+    """(speaker, body) of each note line in order, a ``(None, "")`` between lines that do
+    not follow one another (another note, a line between)."""
+    out: list[tuple[str | None, str]] = []
+    last = ("", -1)
+    for note in sorted(notes, key=lambda n: (n.path, n.line)):
+        if (note.path, note.line - 1) != last:
+            out.append((None, ""))
+        spoken = split(note.text, labels)
+        out.append((spoken.speaker, spoken.body))
+        last = (note.path, note.line)
+    return out
+
+
+def _summary_relations(
+    statements: list[Statement], names: frozenset[str], links: dict[str, str]
+) -> None:
+    """A group's summary line (no speaker) opening with a relation named bare ("妈妈说她换了
+    工作") is about the user's relation so called when the chat speaks of the user's (a
+    line of the user's, a member linked to it: ``links``) and of no one else's such
+    relation; else it stays whose it was read (the user's own)."""
+    kinds = {st.subject for st in statements} | set(links.values())
+    others = {s.split("/", 1)[1] for s in kinds if "/" in s and not s.startswith("user/")}
+    for st in statements:
+        if st.speaker or st.prior is not None or st.subject != "user" or not has_cjk(st.text[:1]):
+            continue
+        bare = subject_of("用户：" + st.text, names)
+        if bare.startswith("user/") and bare in kinds and bare[5:] not in others:
+            st.subject = bare
+
+
+def _not_kin_familiar(text: str, subject: str, links: dict[str, str]) -> str:
+    """The familiar form ``text`` calls someone by when it was read as a member who is the
+    user's kin (``links``): one's mother or sister is called by a kin word, not "老陈" or
+    "陈师傅" ("老爸：老陈在县医院当保安" beside a sister 陈静 is about a neighbour); else
+    ``subject``."""
+    if not links.get(subject, "").startswith("user/") or subject in text:
+        return subject
+    return familiar_called(text, subject) or subject
+
+
+def _named_apart(told: list[tuple[str, str]], subject: str, apart: dict[str, str]) -> str:
+    """The person a statement names beside its relation subject (``told``: the pairs it
+    gives) when that relation is shared by two people (``apart``: each name's person; "The
+    user's sister Anna lives in Leeds" beside "… sister Beth …" is Anna's, not the
+    sister's), else ``subject``."""
+    for name, whom in told:
+        if name in apart and whom == subject:
+            return apart[name]
+    return subject
 
 
 def _aliases(statements: list[Statement], names: frozenset[str]) -> dict[str, str]:

@@ -136,24 +136,102 @@ def apposed(text: str, names: frozenset[str]) -> str:
     return ""
 
 
+# How a Chinese name is called familiarly: 老/小 before the family name, or a title or kin
+# word after it ("老陈", "陈叔", "陈师傅", "陈医生"). A closed class. Each says, when it says
+# it, whether its bearer is a man or a woman and young or old: "陈叔" is no "陈阿姨", "小陈"
+# no "老陈".
+_TITLES = {
+    "叔叔": "m old",
+    "叔": "m old",
+    "伯伯": "m old",
+    "伯": "m old",
+    "大爷": "m old",
+    "爷爷": "m old",
+    "大哥": "m",
+    "哥": "m",
+    "阿姨": "f old",
+    "姨": "f old",
+    "婶": "f old",
+    "奶奶": "f old",
+    "大姐": "f",
+    "姐": "f",
+    "师傅": "",
+    "医生": "",
+    "大夫": "",
+    "老师": "",
+    "经理": "",
+    "主任": "",
+    "老板": "",
+    "律师": "",
+    "教练": "",
+    "总": "",
+}
+_PREFIXES = {"老": "old", "小": "young"}
+_SURNAME = f"[{''.join(sorted(SURNAMES))}]"
+_TITLE = "|".join(sorted(_TITLES, key=len, reverse=True))
+_FAMILIAR = re.compile(rf"^(?:[老小]{_SURNAME}(?![们])|{_SURNAME}(?:{_TITLE}))")
+
+
+def familiar_form(text: str) -> str:
+    """The familiar form of a Chinese name ``text`` opens with ("老陈在小区门口…" -> "老陈",
+    "陈师傅的修车铺…" -> "陈师傅"), "" when none."""
+    match = _FAMILIAR.match(text)
+    return match.group(0) if match else ""
+
+
+def traits(form: str) -> frozenset[str]:
+    """What a familiar form or a name so shaped says of its bearer: "m"/"f", "old"/"young"
+    ("陈叔": m, old; "小陈": young; "陈师傅": nothing)."""
+    if form[:1] in _PREFIXES and len(form) == 2:
+        return frozenset({_PREFIXES[form[0]]})
+    return frozenset(_TITLES.get(form[1:], "").split())
+
+
+def compatible(a: str, b: str) -> bool:
+    """Whether two familiar forms (or names) of one family name may call one person: they
+    say no opposite sex or age ("陈叔" / "陈师傅" may, "陈叔" / "陈阿姨" and "小陈" / "老陈"
+    may not)."""
+    ta, tb = traits(a), traits(b)
+    return not ({"m", "f"} <= ta | tb or {"old", "young"} <= ta | tb)
+
+
+def familiar_called(text: str, name: str) -> str:
+    """The first familiar form of ``name``'s family name ``text`` writes ("老陈" in "老爸：老陈
+    在县医院当保安" for 陈静), "" when none."""
+    if not name or name[0] not in SURNAMES:
+        return ""
+    s = name[0]
+    found = [(text.find(f), f) for f in (*(p + s for p in _PREFIXES), *(s + t for t in _TITLES))]
+    return min((at, f) for at, f in found if at >= 0)[1] if any(a >= 0 for a, _ in found) else ""
+
+
 @lru_cache(maxsize=1_024)
 def familiar_names(names: frozenset[str]) -> dict[str, str]:
-    """The familiar forms of the members' Chinese names ("老陈", "小陈", "陈哥", "陈姐" for
-    陈晨), each the member it calls, when no other member has that family name."""
+    """The familiar forms of the members' Chinese names ("老陈", "小陈", "陈哥", "陈叔",
+    "陈师傅" for 陈晨), each the member it calls, when no other member has that family name
+    and the form says nothing the member's own name denies (a member "陈阿姨" is no "陈叔")."""
     found: dict[str, list[str]] = {}
     for name in names:
         if 2 <= len(name) <= 3 and name[0] in SURNAMES:
             s = name[0]
-            for form in (f"老{s}", f"小{s}", f"{s}哥", f"{s}姐", f"{s}总", f"{s}老师"):
+            for form in (*(f"{p}{s}" for p in _PREFIXES), *(f"{s}{t}" for t in _TITLES)):
                 found.setdefault(form, []).append(name)
-    return {form: ns[0] for form, ns in found.items() if len(ns) == 1 and form not in names}
+    return {
+        form: ns[0]
+        for form, ns in found.items()
+        if len(ns) == 1 and form not in names and compatible(form, ns[0])
+    }
 
 
 __all__ = [
     "after_lead",
     "apposed",
+    "compatible",
+    "familiar_called",
+    "familiar_form",
     "familiar_names",
     "opening_name",
     "told_of",
+    "traits",
     "unaddressed",
 ]

@@ -151,7 +151,7 @@ def someone_else(
     own = {w.lower() for w in _WORD.findall(subject)}
     for one, other in ((newer, older), (older, newer)):
         name = doer(one)
-        if not name or name.lower() in own or name[1:] == subject[:1]:
+        if not name or name.lower() in own or name == subject or name[1:] == subject[:1]:
             continue  # the subject by name, or (小陈 of 陈晨) perhaps
         if aliases and aliases.get(name) == subject:
             continue

@@ -19,6 +19,7 @@ from functools import lru_cache
 from memory.dream.judge.address import (
     after_lead,
     apposed,
+    familiar_form,
     familiar_names,
     opening_name,
     told_of,
@@ -190,6 +191,9 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     for word, name in familiar_names(names).items():
         if text.startswith(word):
             return subject_of(name + text[len(word) :], names)  # "老陈…" of 陈晨
+    form = familiar_form(text)
+    if form and form not in familiar_names(names):
+        return form  # "陈师傅的修车铺搬了": someone called so, no member
     match = _EN_WHO.match(text)
     if match and not has_cjk(text[:12]):
         who = _who(match.group("who"), names)
@@ -401,6 +405,9 @@ def _member_told(body: str, speaker: str, names: frozenset[str], *, others: bool
         if body.startswith(other) and other != speaker:
             # or about the other member alone ("Sam: Kofi is moving out")
             return _pair(body, other, names) or subject_of(body, names)
+    if familiar_form(body):  # "王芳：老陈在小区门口开了个修车铺": 老陈's, as a member's is
+        told = subject_of(body, names)
+        return told if told != speaker else ""
     match = _EN_WHO.match(body)
     if others and match and not has_cjk(body[:12]) and match.group("who") != speaker:
         return _pair(body, match.group("who"), names)
