@@ -48,6 +48,7 @@ SPLITS = {  # the parts of bench/data/dream/ and how the tables name them
     "heldout2": "held-out 2 (not tuned on)",
     "heldout3": "held-out 3 (not tuned on)",
     "heldout4": "held-out 4 (not tuned on)",
+    "heldout5": "held-out 5 (not tuned on)",
 }
 
 
