@@ -9,7 +9,8 @@ durable.
 
 Usage: ``python bench/status_probe.py [--data FILE] [--model PATH] [--show]``; ``--model``
 measures another classifier file (``train_judge.py --out``), ``--show`` lists every miss
-with its chatter probability.
+with its chatter probability. ``--data bench/data/judge/family_probe.tsv`` measures family and
+group chat lines the same way (docs/dream.md round 26).
 """
 
 from __future__ import annotations

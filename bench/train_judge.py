@@ -23,8 +23,9 @@ shipped in round 19 (with two guards of the change judgement);
 speakers (``scenario_long_dev.tsv``: the dev scenarios' note lines, short chatter left out;
 measured in docs/dream.md round 17, not in the shipped model);
 ``--exclude GLOB`` leaves files of ``--data`` out; the ``UNSHIPPED`` files
-(``sentences_chatter_wide.tsv``, round 22, and ``sentences_status.tsv``, issue 10's status
-lines, round 25: measured, not shipped) are always left out of
+(``sentences_chatter_wide.tsv``, round 22, ``sentences_status.tsv``, issue 10's status
+lines, round 25, and ``sentences_family*.tsv``, family and group chatter, round 26: measured,
+not shipped) are always left out of
 ``--data`` and are trained on only when named by ``--extra``;
 ``--out PATH`` writes the model elsewhere (to measure it without replacing the shipped one).
 The shipped model: ``--extra realistic_sentences.tsv --extra scenario_lines_dev.tsv``.
@@ -52,8 +53,15 @@ from memory.speaker import split
 
 DATA = Path(__file__).resolve().parent / "data" / "judge"  # every sentences*.tsv in it
 # Files the default glob matches that the shipped model was not trained on (measured with
-# ``--extra``, docs/dream.md rounds 22 and 25): left out of ``--data`` unless named by ``--extra``.
-UNSHIPPED = ("sentences_chatter_wide.tsv", "sentences_status.tsv")
+# ``--extra``, docs/dream.md rounds 22, 25 and 26): left out of ``--data`` unless named by
+# ``--extra``.
+UNSHIPPED = (
+    "sentences_chatter_wide.tsv",
+    "sentences_status.tsv",
+    "sentences_family.tsv",
+    "sentences_family_errands.tsv",
+    "sentences_family_oneoff.tsv",
+)
 NAMES_ZH = ["张磊", "小雪", "老王", "陈思"]
 NAMES_EN = ["Omar", "Julia", "Ben", "Keiko"]
 
