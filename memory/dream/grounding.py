@@ -89,7 +89,8 @@ def _resolved_numbers(
     refs: Sequence[SourceRef], sources: Sequence[str], inputs: DreamInputs
 ) -> frozenset[str]:
     """:func:`dated_numbers` of the cited lines, read on the day of the latest cited note."""
-    days = [n.day for n in inputs.notes if any(n.path == r.path for r in refs)]
+    cited = {r.path for r in refs}
+    days = [n.day for n in inputs.notes if n.path in cited]
     return dated_numbers(sources, max(days) if days else inputs.today)
 
 
