@@ -18,7 +18,6 @@ recall cost (docs/search.md, "Round 7"). Pure text processing and arithmetic: no
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -30,6 +29,7 @@ from memory.search.keyword_index import index_tokens, query_terms
 from memory.search.names import names
 from memory.search.ranker import Hit
 from memory.search.ranking import note_date, plain
+from memory.search.standardised import Standardised, standardised_fields
 from memory.search.store import StoredChunk
 from memory.segment import has_cjk
 
@@ -71,53 +71,18 @@ _BULLET = re.compile(r"^\s*(?:[-*+]\s+)?(?:[A-Z][a-z]+:\s)?")  # a bullet and it
 
 
 @dataclass(frozen=True)
-class AnswerModel:
+class AnswerModel(Standardised):
     """A logistic model over :func:`signals` (standardised), and its threshold."""
 
-    features: tuple[str, ...]
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-    weights: tuple[float, ...]
-    bias: float
     threshold: float
 
-    def probability(self, values: Mapping[str, float]) -> float:
-        z = self.bias + sum(
-            w * (values[f] - m) / s
-            for f, m, s, w in zip(self.features, self.mean, self.scale, self.weights, strict=True)
-        )
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
     def to_dict(self) -> dict[str, object]:
-        return {
-            "features": list(self.features),
-            "mean": list(self.mean),
-            "scale": list(self.scale),
-            "weights": list(self.weights),
-            "bias": self.bias,
-            "threshold": self.threshold,
-        }
+        return {**super().to_dict(), "threshold": self.threshold}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> AnswerModel:
-        def floats(key: str) -> tuple[float, ...]:
-            value = data[key]
-            assert isinstance(value, list)
-            return tuple(float(v) for v in value)
-
-        features = data["features"]
-        assert isinstance(features, list)
-        model = cls(
-            tuple(str(f) for f in features),
-            floats("mean"),
-            floats("scale"),
-            floats("weights"),
-            float(data["bias"]),  # type: ignore[arg-type]
-            float(data["threshold"]),  # type: ignore[arg-type]
-        )
-        if not len(model.features) == len(model.mean) == len(model.scale) == len(model.weights):
-            raise ValueError("answerable model: features, mean, scale and weights differ in length")
-        return model
+        fields = standardised_fields(data, "answerable model")
+        return cls(**fields, threshold=float(data["threshold"]))  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=1)

@@ -34,6 +34,7 @@ from memory.search.answerable import asks
 from memory.search.keyword_index import index_tokens, query_terms
 from memory.search.names import names
 from memory.search.ranker import Hit
+from memory.search.standardised import Standardised, standardised_fields
 
 MODEL_PATH = Path(__file__).with_name("reader.json")
 HITS_READ = 3  # the reader reads the lines of this many of the first hits
@@ -186,50 +187,12 @@ FEATURES = tuple(line_features(Question.read("what", {"what": 1.0}), "x"))
 
 
 @dataclass(frozen=True)
-class ReaderModel:
+class ReaderModel(Standardised):
     """A logistic model over :func:`line_features` (standardised), one per language."""
-
-    features: tuple[str, ...]
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-    weights: tuple[float, ...]
-    bias: float
-
-    def probability(self, values: Mapping[str, float]) -> float:
-        z = self.bias + sum(
-            w * (values[f] - m) / s
-            for f, m, s, w in zip(self.features, self.mean, self.scale, self.weights, strict=True)
-        )
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "features": list(self.features),
-            "mean": list(self.mean),
-            "scale": list(self.scale),
-            "weights": list(self.weights),
-            "bias": self.bias,
-        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> ReaderModel:
-        def floats(key: str) -> tuple[float, ...]:
-            value = data[key]
-            assert isinstance(value, list)
-            return tuple(float(v) for v in value)
-
-        features = data["features"]
-        assert isinstance(features, list)
-        model = cls(
-            tuple(str(f) for f in features),
-            floats("mean"),
-            floats("scale"),
-            floats("weights"),
-            float(data["bias"]),  # type: ignore[arg-type]
-        )
-        if not len(model.features) == len(model.mean) == len(model.scale) == len(model.weights):
-            raise ValueError("reader model: features, mean, scale and weights differ in length")
-        return model
+        return cls(**standardised_fields(data, "reader model"))
 
 
 @lru_cache(maxsize=1)

@@ -24,6 +24,7 @@ import pytest
 
 from bench.train_judge import DATA, UNSHIPPED, as_read, data_files, read, read_all
 from memory.dream.extractive import CHATTER_THRESHOLD
+from memory.dream.judge import classifier
 from memory.dream.judge.classifier import classify
 from tests.dream.tsv_rows import rows_loose
 
@@ -68,17 +69,7 @@ def test_the_family_files_are_varied_and_their_own() -> None:
     chatter = [t for k, t in rows if k == "chatter"]
     durable = [t for k, t in rows if k != "chatter"]
     assert len(chatter) >= 250 and len(durable) >= 150  # both sides of each register
-    assert {k for k, _ in rows} - {"chatter"} == {
-        "identity",
-        "work",
-        "people",
-        "health",
-        "preference",
-        "routine",
-        "plan",
-        "event",
-        "fact",
-    }
+    assert {k for k, _ in rows} == set(classifier.KINDS)  # every kind the classifier knows
     cjk = re.compile(r"[\u4e00-\u9fff]")
     for side in (chatter, durable):
         assert sum(bool(cjk.search(t)) for t in side) > len(side) // 3  # Chinese
