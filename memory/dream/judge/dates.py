@@ -629,6 +629,8 @@ def _matches(text: str) -> tuple[_Match, ...]:
 
 def find(text: str, anchor: date) -> list[DateSpan]:
     """Every date expression of ``text`` (the first rule wins on overlapping words)."""
+    if not _matches(text):
+        return []  # no rule matches: none on any day (asked once a text, not a day)
     return list(_find(text, anchor))
 
 
