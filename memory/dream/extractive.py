@@ -1555,9 +1555,10 @@ def _people_told(
 ) -> dict[int, list[tuple[str, str]]]:
     """The (name, relation subject) pairs each statement tells someone by, by its id
     (:func:`people.given`), for those that tell any."""
-    used = people.openers(st.text for st in statements)
-    told = {id(st): people.given(st.text, names, used) for st in statements}
-    return {key: pairs for key, pairs in told.items() if pairs}
+    texts = list(dict.fromkeys(st.text for st in statements))  # a line said again: read once
+    used = people.openers(texts)
+    by_text = {text: people.given(text, names, used) for text in texts}
+    return {id(st): by_text[st.text] for st in statements if by_text[st.text]}
 
 
 def _people_pairs(
