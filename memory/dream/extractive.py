@@ -64,7 +64,6 @@ from memory.dream.judge.relations import (
     aliased,
     clear_change,
     confirms,
-    core_words,
     holds,
     is_future,
     one_day,
@@ -81,7 +80,7 @@ from memory.dream.judge.shared import SHARED, reported, shared_thing
 from memory.dream.judge.slots import anchors, sibling_changed, typed_values
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
-from memory.dream.retire import left_out_news, left_out_olds
+from memory.dream.retire import left_out_news, left_out_olds, slot_keys
 from memory.dream.similarity import features
 from memory.dream.verdicts import VerdictCache, open_verdicts
 from memory.memory_file import MemoryItem, cited_lines
@@ -936,9 +935,7 @@ class ExtractiveEngine:
         for newer in ordered:
             self._check()
             head = newer.head
-            keys = [(head.subject, "word:" + w) for w in sorted(core_words(head.text))]
-            keys += [(head.subject, "family:" + f) for f in sorted(features(head.text).families)]
-            keys += [(head.subject, "slot:" + f) for f in sorted(single_slots.slots(head.text))]
+            keys = list(slot_keys(head.text, head.subject))
             if head.shared:  # and among the other members' shared statements
                 keys += [(SHARED, key) for _, key in keys]
             seen: set[int] = set()
@@ -1342,6 +1339,7 @@ def _nearest(
     return [clusters[ids[i]] for i in best if sims[i] >= NEAREST_COSINE]
 
 
+@lru_cache(maxsize=50_000)
 def _adds(text: str) -> bool:
     """Whether ``text`` is told as an addition (:func:`relations.told_beside`) and says no
     change: "also moved to Leeds" (as someone else did) still moves the user."""
@@ -1557,9 +1555,10 @@ def _people_told(
 ) -> dict[int, list[tuple[str, str]]]:
     """The (name, relation subject) pairs each statement tells someone by, by its id
     (:func:`people.given`), for those that tell any."""
-    used = people.openers(st.text for st in statements)
-    told = {id(st): people.given(st.text, names, used) for st in statements}
-    return {key: pairs for key, pairs in told.items() if pairs}
+    texts = list(dict.fromkeys(st.text for st in statements))  # a line said again: read once
+    used = people.openers(texts)
+    by_text = {text: people.given(text, names, used) for text in texts}
+    return {id(st): by_text[st.text] for st in statements if by_text[st.text]}
 
 
 def _people_pairs(

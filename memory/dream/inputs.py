@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from memory.daily_notes import MAX_BULLET_CHARS, NoteLine, parse_note, read_lines
@@ -25,15 +26,22 @@ def gather(root: MemoryRoot, today: date, options: DreamOptions) -> DreamInputs:
     memory_text = read_text(root.memory_md)
     lines = {"MEMORY.md": memory_text.splitlines()}
     notes: list[NoteLine] = []
+    redacted: dict[str, str] = {}  # a line said again on many days is redacted once
+
+    def clean(text: str) -> str:
+        if text not in redacted:
+            redacted[text] = redact(text)
+        return redacted[text]
+
     for day in window(root, today, options.days):
         path = root.daily_note(day)
         # The bot redacts what it writes; a note written by hand or by another tool may
         # still hold a secret, and nothing the dream writes may (the grounding check reads
         # the same redacted lines).
-        lines[root.relative(path)] = [redact(line) for line in read_lines(path)]
+        lines[root.relative(path)] = [clean(line) for line in read_lines(path)]
         # A bullet is judged by its first MAX_BULLET_CHARS (what the bot writes at most),
         # so that one huge hand-written line cannot make a dream slow.
-        notes.extend(_judged(n) for n in parse_note(root, day))
+        notes.extend(_judged(n, clean) for n in parse_note(root, day))
     archived: dict[str, str] = {}
     archive = read_archive(root)
     for item in archive:
@@ -52,8 +60,8 @@ def gather(root: MemoryRoot, today: date, options: DreamOptions) -> DreamInputs:
     )
 
 
-def _judged(note: NoteLine) -> NoteLine:
-    text = redact(note.text[:MAX_BULLET_CHARS])
+def _judged(note: NoteLine, clean: Callable[[str], str]) -> NoteLine:
+    text = clean(note.text[:MAX_BULLET_CHARS])
     return note if text == note.text else dataclasses.replace(note, text=text)
 
 

@@ -15,6 +15,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from datetime import timedelta
+from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from memory.chatter import is_question
@@ -44,13 +45,15 @@ COMMON_KEY = 300  # a key this many clusters share says nothing (as the supersed
 Changes = Callable[["Statement", "Statement"], bool]
 
 
-def _keys(text: str, subject: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=50_000)
+def slot_keys(text: str, subject: str) -> tuple[tuple[str, str], ...]:
     """What two statements must share to hold one slot: a content word, a topic family or
-    a single-valued slot (the supersede pass's keys)."""
+    a single-valued slot (the supersede pass's keys; made once a wording: both passes and
+    both indexes here read the same heads)."""
     keys = [(subject, "word:" + w) for w in sorted(core_words(text))]
     keys += [(subject, "family:" + f) for f in sorted(features(text).families)]
     keys += [(subject, "slot:" + s) for s in sorted(single_slots.slots(text))]
-    return keys
+    return tuple(keys)
 
 
 T = TypeVar("T")
@@ -60,7 +63,7 @@ def _sharing(index: dict[tuple[str, str], list[T]], st: Statement) -> list[T]:
     """What ``index`` holds under a key of ``st`` no more than :data:`COMMON_KEY` share,
     each once, in the order first found."""
     found: dict[int, T] = {}
-    for key in _keys(st.text, st.subject):
+    for key in slot_keys(st.text, st.subject):
         if len(index.get(key, ())) <= COMMON_KEY:
             for thing in index.get(key, ()):
                 found.setdefault(id(thing), thing)
@@ -72,7 +75,7 @@ def _index(things: list[T], head: Callable[[T], Statement]) -> dict[tuple[str, s
     index: dict[tuple[str, str], list[T]] = defaultdict(list)
     for thing in things:
         st = head(thing)
-        for key in _keys(st.text, st.subject):
+        for key in slot_keys(st.text, st.subject):
             index[key].append(thing)
     return index
 
@@ -197,10 +200,11 @@ def left_out_news(
             continue  # no news: a question, a plan, what held one day ("今天称了78公斤")
         plain = st.chatter >= NEWS_WORTH  # only plain news of the older's own thing
         side = Side(st.text, st.day, _speakers(st))
+        aimed = GOAL.search(st.text) is not None  # once a line, not once a pair
         for older in _sharing(index, st):
             if (older.day, older.order) >= (st.day, st.order):
                 continue
-            if GOAL.search(st.text) and not GOAL.search(older.text):
+            if aimed and not GOAL.search(older.text):
                 continue  # a value aimed for ("争取7分") leaves the one held
             if plain and not (_names_its_thing(st, older, spread) and _gives_new_value(st, older)):
                 continue
@@ -213,4 +217,4 @@ def left_out_news(
     return out
 
 
-__all__ = ["WORTH_JUDGING", "left_out_news", "left_out_olds"]
+__all__ = ["WORTH_JUDGING", "left_out_news", "left_out_olds", "slot_keys"]

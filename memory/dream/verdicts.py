@@ -57,14 +57,10 @@ def code_key() -> str:
     return digest.hexdigest()
 
 
-def _said(s: Said) -> str:
-    return f"{s.text}\x1f{s.subject}\x1f{s.kind}\x1f{int(s.future)}"
-
-
 def pair_key(test: str, a: Said, b: Said, cosine: float | None) -> int:
     """The digest a verdict is kept under: the test's name, both statements as judged and
     the cosine (exactly: its shortest repr)."""
-    raw = f"{test}\x1e{_said(a)}\x1e{_said(b)}\x1e{cosine!r}".encode()
+    raw = f"{test}\x1e{a.key}\x1e{b.key}\x1e{cosine!r}".encode()
     return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "little")
 
 

@@ -627,8 +627,15 @@ def _matches(text: str) -> tuple[_Match, ...]:
     return tuple(out)
 
 
+def may_name_dates(text: str) -> bool:
+    """Whether a rule matches ``text`` (without it, :func:`find` finds none on any day)."""
+    return bool(_matches(text))
+
+
 def find(text: str, anchor: date) -> list[DateSpan]:
     """Every date expression of ``text`` (the first rule wins on overlapping words)."""
+    if not _matches(text):
+        return []  # none on any day: asked once a text, not once a day
     return list(_find(text, anchor))
 
 

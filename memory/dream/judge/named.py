@@ -104,18 +104,17 @@ def replaces_name(newer: Said, older: Said, cosine: float | None) -> bool:
         return False
     if newer.future and not older.future and older.kind != "plan":
         return False  # a plan does not change the present
+    if cosine < NAMED_COSINE:
+        return False
     who = whose(newer, older)
-    return (
-        cosine >= NAMED_COSINE
-        and slotmodel.could_replace(newer.text, older.text, who)
-        and swapped_name(
-            newer.text,
-            older.text,
-            who,
-            changed=slotmodel.says_change(newer.text),
-            holds=slotmodel.says_again(newer.text),
-        )
-    )
+    # the names first: most pairs fail there at once (Chinese, or no change said)
+    return swapped_name(
+        newer.text,
+        older.text,
+        who,
+        changed=slotmodel.says_change(newer.text),
+        holds=slotmodel.says_again(newer.text),
+    ) and slotmodel.could_replace(newer.text, older.text, who)
 
 
 __all__ = ["NAMED_COSINE", "names", "replaces_name", "swapped_name"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from memory.dream.judge.address import (
     after_lead,
@@ -350,11 +350,13 @@ def aliased(text: str, subject: str, aliases: dict[str, str]) -> str:
     reported = _REPORTED.match(body)
     if reported:
         body = body[reported.end() :]
-    for name in sorted(aliases, key=len, reverse=True):
-        after = body[len(name) : len(name) + 1]
-        if body.startswith(name) and (not name.isascii() or after in ("", " ", "'")):
-            return aliases[name]
-    return subject
+    longest: str | None = None  # the longest name it opens with (the first of equals)
+    for name in aliases:
+        if (longest is None or len(name) > len(longest)) and body.startswith(name):
+            after = body[len(name) : len(name) + 1]
+            if not name.isascii() or after in ("", " ", "'"):
+                longest = name
+    return subject if longest is None else aliases[longest]
 
 
 # Capitalised words that open a sentence and name no one ("The doctor lowered ...",
@@ -470,6 +472,12 @@ class Said:
     subject: str
     kind: str
     future: bool = False  # a plan whose date is after its note's
+
+    @cached_property
+    def key(self) -> str:
+        """The four fields in one string, made once a statement (what the verdict cache's
+        digests read: :func:`memory.dream.verdicts.pair_key`)."""
+        return f"{self.text}\x1f{self.subject}\x1f{self.kind}\x1f{int(self.future)}"
 
 
 _GENERIC = frozenset({"用户", "user", "user's", "the"})

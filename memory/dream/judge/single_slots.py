@@ -19,6 +19,7 @@ import re
 from functools import lru_cache
 
 from memory.dream.judge.numerals import EN_NUMERAL, ZH_NUMERAL, number
+from memory.dream.text_memo import persisted
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk
 
@@ -318,6 +319,7 @@ FORMER = re.compile(
 
 
 @lru_cache(maxsize=50_000)
+@persisted("single_slots.slot_values")  # some fifty patterns a text: kept across dreams
 def slot_values(text: str) -> dict[str, frozenset[str]]:
     """The single-valued slots ``text`` fills and each one's value (as word tokens; Chinese
     as character pairs), the first value of each slot it names."""

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from memory.chatter import without_greeting
 from memory.dream.grounding import SUPPORT_THRESHOLD, support
-from memory.dream.judge.dates import resolve
+from memory.dream.judge.dates import may_name_dates, resolve
 from memory.dream.text_memo import persisted
 from memory.speaker import Spoken, split
 
@@ -179,7 +179,10 @@ def drop_question_tail(text: str) -> str:
 
 def reword(spoken: Spoken, day: date) -> str:
     """The item for a note line said by ``spoken.speaker`` on ``day``."""
-    return _resolved(worded(spoken), day)
+    text = worded(spoken)
+    if not may_name_dates(text) and " ".join(text.split()) == text:
+        return text  # what _resolved gives a line with no date, without the memo
+    return _resolved(text, day)
 
 
 @lru_cache(maxsize=50_000)
