@@ -17,23 +17,9 @@ from bench.train_change import anchor, fit
 from memory.dream.extractive import Cluster, ExtractiveEngine, Statement, _cosine
 from memory.dream.judge import changemodel
 from tests.dream.judged_lines import judged as _statement
+from tests.dream.judged_lines import plain_pair as _pair
 
 WRITTEN = Path(__file__).resolve().parents[2] / "bench/data/judge/change_pairs_written.tsv"
-
-
-def _pair(**changed: object) -> changemodel.Pair:
-    base = changemodel.Pair(
-        how="rules",
-        slot_probability=0.5,
-        slot_features=None,
-        newer_kind="fact",
-        older_kind="fact",
-        subject="user",
-        older_packed=False,
-        older_prior=False,
-        language_differs=False,
-    )
-    return changemodel.Pair(**{**base.__dict__, **changed})  # type: ignore[arg-type]
 
 
 def test_an_end_told_and_a_stage_moved_are_features_of_the_pair() -> None:

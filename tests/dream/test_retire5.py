@@ -17,6 +17,7 @@ from memory.dream.retire import NEWS_SURE
 from memory.provenance import SourceRef
 from tests.dream.judged_lines import judged as _statement
 from tests.dream.judged_lines import news as _news
+from tests.dream.judged_lines import plain_pair as _pair
 
 
 def test_two_values_under_one_verb_are_two_clauses() -> None:
@@ -64,21 +65,9 @@ def test_a_line_read_as_chatter_that_changes_a_kept_value_is_kept() -> None:
 
 
 def test_the_pair_judgement_without_a_model_is_the_ways_found() -> None:
-    pair = changemodel.Pair(
-        how="rules",
-        slot_probability=0.0,
-        slot_features=None,
-        newer_kind="fact",
-        older_kind="fact",
-        subject="user",
-        older_packed=False,
-        older_prior=False,
-        language_differs=False,
-    )
+    pair = _pair(slot_probability=0.0)
     assert changemodel.retires(pair)
-    assert not changemodel.retires(
-        changemodel.Pair(**{**pair.__dict__, "how": None})  # type: ignore[arg-type]
-    )
+    assert not changemodel.retires(_pair(slot_probability=0.0, how=None))
     assert len(changemodel.pair_features(pair)) == len(changemodel.FEATURES)
     # the engine asks it of each candidate pair
     engine = ExtractiveEngine()

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 
-_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5}
-_ZH_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
-_ZH_PLACES = {"十": 10, "百": 100, "千": 1000}
+# The Chinese digits and places, by value (also read by :mod:`quantities`).
+ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5}
+ZH_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
+ZH_PLACES = {"十": 10, "百": 100, "千": 1000}
 _EN_UNITS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen"
@@ -39,16 +40,16 @@ _EN_WHOLE = re.compile(rf"(?i){EN_NUMERAL}")
 def zh_number(text: str) -> int | None:
     """The number a Chinese numeral writes ("七十三" 73, "十五" 15, "两百" 200, "一百零五"
     105), or None when ``text`` is no well-formed numeral."""
-    if not text or any(ch not in _ZH_DIGITS and ch not in _ZH_PLACES for ch in text):
+    if not text or any(ch not in ZH_DIGITS and ch not in ZH_PLACES for ch in text):
         return None
     total, digit, last_place = 0, None, 10_000
     for ch in text:
-        if ch in _ZH_DIGITS:
+        if ch in ZH_DIGITS:
             if digit:
                 return None  # two digits in a row ("七三") write no number; "零五" does
-            digit = _ZH_DIGITS[ch]
+            digit = ZH_DIGITS[ch]
             continue
-        place = _ZH_PLACES[ch]
+        place = ZH_PLACES[ch]
         if place >= last_place:
             return None  # "十百": the places must fall
         total += (1 if digit is None else digit) * place
@@ -75,4 +76,4 @@ def number(text: str) -> int | None:
     return zh_number(text) if not text.isascii() else en_number(text)
 
 
-__all__ = ["EN_NUMERAL", "ZH_NUMERAL", "en_number", "number", "zh_number"]
+__all__ = ["EN_NUMERAL", "ZH_DIGITS", "ZH_NUMERAL", "ZH_PLACES", "en_number", "number", "zh_number"]

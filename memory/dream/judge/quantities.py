@@ -19,11 +19,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from memory.dream.judge.numerals import ZH_DIGITS as _DIGIT
+from memory.dream.judge.numerals import ZH_PLACES as _PLACES
 from memory.dream.judge.numerals import number as _small_number
 
-_DIGITS = "零〇一二两三四五六七八九"
-_DIGIT = {ch: i for i, ch in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
-_PLACES = {"十": 10, "百": 100, "千": 1000}
+_DIGITS = "".join(_DIGIT)
 
 # Words a Chinese numeral counts or measures, after which it is a number ("一百六十斤",
 # "三点五公斤", "两个月"); not 点 (a clock), 分 (a score or a minute), 下/起/直/样 ("一下",
