@@ -239,7 +239,7 @@ def is_plain(text: str) -> bool:
 
 @lru_cache(maxsize=8192)
 def _traditional(text: str) -> str:
-    return _converter("s2hk").convert(text) if _HAN.search(text) else text
+    return _converter("s2t").convert(text) if _HAN.search(text) else text
 
 
 def shown(text: str, written: list[str]) -> str:
