@@ -50,9 +50,12 @@ _WORDS: dict[str, str] = {
     "嘢": "事",
     "啲": "些",
     # aspect and sentence particles
+    "过咗身": "去世了",
     "咗": "了",
     # negation, existence, copula, place
     "唔该": "谢谢",
+    "唔使": "不用",
+    "唔驶": "不用",
     "唔好": "不要",
     "唔": "不",
     "冇": "没",
@@ -147,8 +150,15 @@ _CONTEXT: tuple[tuple[str, str], ...] = (
     # eat, drink as verbs; 食物, 零食, 饮料 ... are nouns
     (r"(?<![零美素粮伙主甜熟肉面饮])食(?![物品堂谱材欲量疗言肆])", "吃"),
     (r"(?<![冷热餐])饮(?![食料品用])", "喝"),
-    # "佢话" -> "他说": said, after a person
-    (r"(?<=[我你他她们])话", "说"),
+    # "佢话" -> "他说": said, after a person or before whom it tells of
+    (r"(?<=[我你他她们户妈爸哥姐弟妹仔女公婆生师])话|话(?=[他她我你])", "说"),
+    # with: "佢同阿欣" (同学, 同事, 同意 ... stay)
+    (r"(?<=[我你他她们户])同(?![学事意时样一志居步类期岁龄行伴胞])", "和"),
+    # son, daughter: "我个仔" (一个女 stays)
+    (r"(?<![一两几每这那哪三四五六七八九十])个仔", "儿子"),
+    (r"(?<![一两几每这那哪三四五六七八九十])个女(?![人孩生子])", "女儿"),
+    # doing now: "读紧" -> "在读" (紧张, 要紧, 抓紧 ... stay)
+    (r"(?<![要赶抓收很太好拉绑捏握系扎绷加吃最])[一-鿿]紧(?![张急密凑要身贴])", ""),
     # still, also: not 仲裁, 仲介, 伯仲
     (r"(?<!伯)仲(?![裁介夏秋春冬])", "还"),
     # week: "礼拜三", "上个礼拜"; 做礼拜 (worship) stays
@@ -179,7 +189,9 @@ def _substitute(rules: tuple[re.Pattern[str], list[str | dict[str, str]]], text:
         index = match.lastindex or 0
         replacement = replacements[index - 1]
         word = match.group()
-        return replacement[word] if isinstance(replacement, dict) else replacement
+        if isinstance(replacement, dict):
+            return replacement[word]
+        return replacement or "在" + word[0]  # "" moves the aspect before the verb
 
     return pattern.sub(one, text)
 
