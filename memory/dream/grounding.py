@@ -100,7 +100,7 @@ def dated_numbers(sources: Sequence[str], anchor: date) -> frozenset[str]:
     """The numbers of the dates ``sources`` name, read on ``anchor`` ("明天" in a note of
     2026-11-24 gives 2026, 11, 25): an item may write a relative date as the absolute one."""
     out: set[str] = set()
-    for span in find(" ".join(sources), anchor):
+    for span in find(plain(" ".join(sources)), anchor):
         for day in (span.first, span.last):
             out.update({str(day.year), f"{day.month:02d}", str(day.month), f"{day.day:02d}"})
             out.add(str(day.day))
