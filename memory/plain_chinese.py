@@ -27,7 +27,7 @@ _lock = threading.Lock()
 _converters: dict[str, Any] = {}
 
 # characters no Mandarin text writes: a text with one is Cantonese
-_CANTONESE = re.compile("[咗嘅啲喺冇嚟睇搵畀攞瞓佢哋嗰𠮶嘢咩唔諗谂噉揾]")
+_CANTONESE = re.compile("[咗嘅啲喺冇嚟睇搵畀攞瞓佢哋嗰𠮶嘢咩唔諗谂噉揾攰揸]")
 # OpenCC reads these only where a CJK character is (ASCII and punctuation pass unchanged)
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
 
@@ -53,6 +53,8 @@ _WORDS: dict[str, str] = {
     "过咗身": "去世了",
     "咗": "了",
     # negation, existence, copula, place
+    "唔该晒": "谢谢了",
+    "多谢晒": "多谢了",
     "唔该": "谢谢",
     "唔使": "不用",
     "唔驶": "不用",
@@ -68,6 +70,8 @@ _WORDS: dict[str, str] = {
     "边度": "哪里",
     "边个": "哪个",
     "边间": "哪间",
+    "边只": "哪只",
+    "边啲": "哪些",
     "点解": "为何",
     "点样": "怎样",
     "咁样": "这样",
@@ -77,6 +81,8 @@ _WORDS: dict[str, str] = {
     "依家": "现在",
     "宜家": "现在",
     "啱啱": "刚刚",
+    "头先": "刚才",
+    "是咪": "是否",
     # days and parts of the day
     "琴日": "昨天",
     "寻日": "昨天",
@@ -98,6 +104,11 @@ _WORDS: dict[str, str] = {
     "钟意": "喜欢",
     "倾偈": "聊天",
     "揸车": "开车",
+    "揸": "开",
+    "行山": "爬山",
+    "落雨": "下雨",
+    "出街": "出门",
+    "攰": "累",
     # everyday verbs
     "嚟": "来",
     "睇": "看",
@@ -165,6 +176,8 @@ _CONTEXT: tuple[tuple[str, str], ...] = (
     (r"礼拜(?=[一二三四五六日天])|(?<=[上下个今这每])礼拜", "星期"),
     # every: "逢星期三" (每逢, 相逢 stay)
     (r"(?<![每相重])逢(?=星期|礼拜|周|[一二三四五六七八九十初])", "每"),
+    # chat: "再倾" (倾向, 倾斜, 倾听 ... stay)
+    (r"(?<![向左右前后])倾(?![向斜听家泻销注覆城盆慕诉力])", "聊"),
     # a job: "份工" (not "一份工作")
     (r"份工(?![作资人])", "工作"),
 )
@@ -239,9 +252,8 @@ def plain(text: str) -> str:
         return text
     cantonese = _CANTONESE.search(text) is not None or "係" in text
     simplified = _simplified(_IS.sub("是", text))
-    traditional = simplified != text
     out = _substitute(_ALWAYS, simplified)
-    if cantonese or traditional:
+    if cantonese or out != text:  # Traditional, or Cantonese words read already
         out = _substitute(_MARKED, out)
     return out
 
