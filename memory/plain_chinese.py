@@ -47,6 +47,7 @@ _WORDS: dict[str, str] = {
     "咩嘢": "什么",
     "啲嘢": "东西",
     "食嘢": "吃饭",
+    "食烟": "抽烟",
     "嘢": "事",
     "啲": "些",
     # aspect and sentence particles
@@ -83,6 +84,12 @@ _WORDS: dict[str, str] = {
     "啱啱": "刚刚",
     "头先": "刚才",
     "是咪": "是否",
+    # how often: habits ("成日", "日日", "逢" in context)
+    "个个礼拜": "每个星期",
+    "个个月": "每个月",
+    "成日": "经常",
+    "间中": "偶尔",
+    "不嬲": "一向",
     # days and parts of the day
     "琴日": "昨天",
     "寻日": "昨天",
@@ -124,6 +131,9 @@ _WORDS: dict[str, str] = {
 # literary register): read so only in a Traditional or Cantonese text.
 _ALSO_MANDARIN: dict[str, str] = {
     "今日": "今天",
+    "日日": "每天",
+    "晚晚": "每晚",
+    "朝朝": "每早",
     "前日": "前天",
     "后日": "后天",
     "夜晚": "晚上",
