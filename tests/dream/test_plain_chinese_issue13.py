@@ -86,3 +86,21 @@ def test_cantonese_plan_is_dated_and_expires(tmp_path: Path) -> None:
     assert "牙醫" not in items and "牙醫" in archive and "expired" in archive
     assert "2027-05-04" in archive  # 聽日 of 3 May
     assert "花生" in items
+
+
+@pytest.mark.parametrize(
+    "text", ["我周一到周五上班", "我星期一至五返工", "我禮拜一至五返工", "Emma 说她周一到周三在家办公"]
+)
+def test_a_span_of_weekdays_is_a_weekly_schedule(text: str) -> None:
+    assert find(plain(text), date(2026, 12, 3)) == []
+
+
+def test_a_span_in_a_named_week_is_dated() -> None:
+    spans = find("我下周一到周五放假", date(2026, 12, 3))
+    assert spans and spans[0].first == date(2026, 12, 7)
+
+
+def test_cantonese_habit_words_read_as_habits() -> None:
+    assert plain("我成日去健身") == "我经常去健身"
+    assert plain("個個禮拜六都打波") == "每个星期六都打波"
+    assert find(plain("我逢禮拜三晚去游水"), date(2026, 12, 3)) == []
