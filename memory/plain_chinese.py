@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
@@ -160,14 +161,22 @@ _ALSO_MANDARIN: dict[str, str] = {
 # Words read in context, each as long as what it replaces: (pattern, replacement). The
 # first ones are Cantonese wherever they stand; the rest are read so only in a
 # Traditional or Cantonese text, like :data:`_ALSO_MANDARIN`.
-_CANTONESE_CONTEXT: tuple[tuple[str, str], ...] = (
+Replacement = str | Callable[[str], str]
+
+
+def _progressive(word: str) -> str:
+    """"读紧" (reading now) -> "在读": the aspect before the verb."""
+    return "在" + word[0]
+
+
+_CANTONESE_CONTEXT: tuple[tuple[str, Replacement], ...] = (
     # moved, transferred, flew to: "搬咗去大埔" -> "搬到了大埔"
     (r"(?<=[搬调转移飞])咗[去到嚟]", "到了"),
     # "係咩" (is it?) asks; "what" elsewhere ("食咩")
     (r"(?<=是)咩", "吗"),
     (r"咩", "啥"),
 )
-_CONTEXT: tuple[tuple[str, str], ...] = (
+_CONTEXT: tuple[tuple[str, Replacement], ...] = (
     # eat, drink as verbs; 食物, 零食, 饮料 ... are nouns
     (r"(?<![零美素粮伙主甜熟肉面饮])食(?![物品堂谱材欲量疗言肆])", "吃"),
     (r"(?<![冷热餐])饮(?![食料品用])", "喝"),
@@ -179,7 +188,10 @@ _CONTEXT: tuple[tuple[str, str], ...] = (
     (r"(?<![一两几每这那哪三四五六七八九十])个仔", "儿子"),
     (r"(?<![一两几每这那哪三四五六七八九十])个女(?![人孩生子])", "女儿"),
     # doing now: "读紧" -> "在读" (紧张, 要紧, 抓紧 ... stay)
-    (r"(?<![要赶抓收很太好拉绑捏握系扎绷加吃最])[一-鿿]紧(?![张急密凑要身贴])", ""),
+    (
+        r"(?<![要赶抓收很太好拉绑捏握系扎绷加吃最])[\u4e00-\u9fff]紧(?![张急密凑要身贴])",
+        _progressive,
+    ),
     # still, also: not 仲裁, 仲介, 伯仲
     (r"(?<!伯)仲(?![裁介夏秋春冬])", "还"),
     # week: "礼拜三", "上个礼拜"; 做礼拜 (worship) stays
@@ -193,21 +205,22 @@ _CONTEXT: tuple[tuple[str, str], ...] = (
 )
 
 
-def _rules(
-    rules: tuple[tuple[str, str], ...], words: dict[str, str]
-) -> tuple[re.Pattern[str], list[str | dict[str, str]]]:
+Rules = tuple[re.Pattern[str], list[Replacement | dict[str, str]]]
+
+
+def _rules(rules: tuple[tuple[str, Replacement], ...], words: dict[str, str]) -> Rules:
     """One pattern of ``rules`` (a group each) and ``words`` (the last group), with what
     each group is replaced by."""
     alternatives = [f"({pattern})" for pattern, _ in rules]
     listed = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
     alternatives.append(f"({listed})")
-    replacements: list[str | dict[str, str]] = [r for _, r in rules]
+    replacements: list[Replacement | dict[str, str]] = [r for _, r in rules]
     replacements.append(words)
     assert all(re.compile(pattern).groups == 0 for pattern, _ in rules)
     return re.compile("|".join(alternatives)), replacements
 
 
-def _substitute(rules: tuple[re.Pattern[str], list[str | dict[str, str]]], text: str) -> str:
+def _substitute(rules: Rules, text: str) -> str:
     pattern, replacements = rules
 
     def one(match: re.Match[str]) -> str:
@@ -216,7 +229,7 @@ def _substitute(rules: tuple[re.Pattern[str], list[str | dict[str, str]]], text:
         word = match.group()
         if isinstance(replacement, dict):
             return replacement[word]
-        return replacement or "在" + word[0]  # "" moves the aspect before the verb
+        return replacement if isinstance(replacement, str) else replacement(word)
 
     return pattern.sub(one, text)
 

@@ -89,7 +89,8 @@ def test_cantonese_plan_is_dated_and_expires(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["我周一到周五上班", "我星期一至五返工", "我禮拜一至五返工", "Emma 说她周一到周三在家办公"]
+    "text",
+    ["我周一到周五上班", "我星期一至五返工", "我禮拜一至五返工", "Emma 说她周一到周三在家办公"],
 )
 def test_a_span_of_weekdays_is_a_weekly_schedule(text: str) -> None:
     assert find(plain(text), date(2026, 12, 3)) == []
