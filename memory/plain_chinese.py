@@ -165,7 +165,7 @@ Replacement = str | Callable[[str], str]
 
 
 def _progressive(word: str) -> str:
-    """"读紧" (reading now) -> "在读": the aspect before the verb."""
+    """The progressive "读紧" (reading now) as "在读": the aspect before the verb."""
     return "在" + word[0]
 
 
