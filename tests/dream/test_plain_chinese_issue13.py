@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from two_days import dream_two_days
 
+from memory.chatter import is_chatter
 from memory.dream.grounding import support
 from memory.dream.judge.dates import find
 from memory.plain_chinese import plain, shown
@@ -105,3 +106,9 @@ def test_cantonese_habit_words_read_as_habits() -> None:
     assert plain("我成日去健身") == "我经常去健身"
     assert plain("個個禮拜六都打波") == "每个星期六都打波"
     assert find(plain("我逢禮拜三晚去游水"), date(2026, 12, 3)) == []
+
+
+@pytest.mark.parametrize("text", ["唔該晒", "唔該晒你", "多謝晒"])
+def test_cantonese_thanks_are_chatter_when_notes_are_written(text: str) -> None:
+    assert is_chatter(text)
+    assert not is_chatter("我住喺沙田第一城")
