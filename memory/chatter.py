@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from memory.plain_chinese import plain
 from memory.redact import MASK
 from memory.segment import content_words, has_cjk
 from memory.speaker import split
@@ -96,7 +97,7 @@ def is_small_talk(text: str) -> bool:
 
 
 def is_question(text: str) -> bool:
-    stripped = text.strip()
+    stripped = plain(text).strip()
     return bool(_QUESTION.search(stripped)) or bool(_QUESTION_START.match(stripped))
 
 
@@ -109,7 +110,9 @@ def too_short(text: str) -> bool:
 
 
 def is_chatter(text: str) -> bool:
-    """True for text not worth keeping in memory on its own."""
+    """True for text not worth keeping in memory on its own (Traditional and Cantonese
+    read as Simplified Mandarin: :func:`memory.plain_chinese.plain`)."""
+    text = plain(text)
     return is_greeting_or_ack(text) or is_tool_noise(text) or is_small_talk(text) or too_short(text)
 
 

@@ -1,7 +1,9 @@
 """Word segmentation for Chinese and English text, shared by search and grounding.
 
 jieba splits Chinese; ASCII words, identifiers and numbers are kept whole (``API_KEY``,
-``ECONNREFUSED``, ``v2.3``) so exact strings still match. Tokens are lower-cased.
+``ECONNREFUSED``, ``v2.3``) so exact strings still match. Tokens are lower-cased. Chinese is
+read as Simplified Mandarin (:func:`memory.plain_chinese.plain`: Traditional characters and
+Cantonese words), so "用戶" and "用户", "而家" and "现在" are the same token.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from memory.plain_chinese import plain
 
 _init_lock = threading.Lock()
 _cut_lock = threading.Lock()
@@ -115,7 +119,7 @@ def warm(texts: Iterable[str]) -> None:
     """Cut, in one pass, the Chinese runs of ``texts`` not cut yet: one dictionary prefetch
     for all of them instead of one per text (the dream tokenizes thousands of lines, each
     on first use). Only a speed-up: every cut is the one :func:`tokens` would make."""
-    runs = [run for text in texts for run in _CJK.findall(text)]
+    runs = [run for text in texts for run in _CJK.findall(plain(text))]
     if runs:
         _cut_runs(runs[-RUN_CACHE:], for_search=False)
 
@@ -149,7 +153,7 @@ def word_frequency(word: str) -> int:
 @lru_cache(maxsize=8192)
 def _tokens(text: str, for_search: bool) -> tuple[str, ...]:
     pieces: list[str | list[str]] = []  # an ASCII word, or the Chinese runs between words
-    for piece in _SPLIT.split(text):
+    for piece in _SPLIT.split(plain(text)):
         if not piece:
             continue
         if _ASCII_WORD.fullmatch(piece):

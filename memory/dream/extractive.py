@@ -80,6 +80,7 @@ from memory.dream.judge.shared import SHARED, reported, shared_thing
 from memory.dream.judge.slots import anchors, sibling_changed, typed_values
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
+from memory.dream.plain_read import plain_inputs
 from memory.dream.retire import left_out_news, left_out_olds, slot_keys
 from memory.dream.similarity import features
 from memory.dream.verdicts import VerdictCache, open_verdicts
@@ -282,6 +283,12 @@ class ExtractiveEngine:
         self._hand_vectors: np.ndarray | None = None  # the hand-written items' vectors
 
     def propose(self, inputs: DreamInputs) -> Proposal:
+        """The proposal for ``inputs``, judged as Simplified Mandarin (Traditional and
+        Cantonese notes read plain) and written in the notes' own script."""
+        read, written_back = plain_inputs(inputs)
+        return written_back(self._propose(read))
+
+    def _propose(self, inputs: DreamInputs) -> Proposal:
         self._check = inputs.check  # the dream's stop request, asked in the long loops
         self._inputs = inputs
         self._hand_vectors = None

@@ -2,7 +2,8 @@
 
 A cited line is a daily-note bullet or a session-log turn (``sessions/DATE.jsonl#Ln``: what
 its speaker said). Support is measured as the share of the item's content words
-(jieba-segmented) and, for Chinese, of its character pairs, found in the cited lines; digits
+(jieba-segmented) and, for Chinese, of its character pairs, found in the cited lines (both
+read as Simplified Mandarin: :func:`memory.plain_chinese.plain`); digits
 in the item must occur in the sources. An optional embedding similarity rescues paraphrases
 that share fewer words.
 Pure functions over the dream's inputs; nothing here does I/O.
@@ -17,6 +18,7 @@ from datetime import date
 
 from memory.dream.judge.dates import find
 from memory.dream.model import DreamInputs
+from memory.plain_chinese import plain
 from memory.provenance import SourceRef, compress_refs, strip_comments
 from memory.segment import content_words
 from memory.session_log import is_session_path, statement
@@ -56,7 +58,7 @@ def cited_text(refs: Sequence[SourceRef], inputs: DreamInputs) -> tuple[list[str
             said = statement(raw) if session else raw.strip()
             if not said:
                 return [], f"cites a line that does not exist: {ref.path}#L{number}"
-            texts.append(said if session else strip_comments(_BULLET_PREFIX.sub("", raw)))
+            texts.append(plain(said if session else strip_comments(_BULLET_PREFIX.sub("", raw))))
     return texts, None
 
 
@@ -73,8 +75,8 @@ def support(item: str, sources: Sequence[str], dated: frozenset[str] = frozenset
     ``dated`` holds the numbers of the dates the sources name relatively (:func:`dated_numbers`):
     an item that writes "今年" as "2026年" says nothing its lines do not.
     """
-    item_core = _GENERIC.sub(" ", item)
-    source = _GENERIC.sub(" ", " ".join(sources))
+    item_core = _GENERIC.sub(" ", plain(item))
+    source = _GENERIC.sub(" ", plain(" ".join(sources)))
     words = set(content_words(item_core))
     if not words:
         return 0.0
@@ -98,7 +100,7 @@ def dated_numbers(sources: Sequence[str], anchor: date) -> frozenset[str]:
     """The numbers of the dates ``sources`` name, read on ``anchor`` ("明天" in a note of
     2026-11-24 gives 2026, 11, 25): an item may write a relative date as the absolute one."""
     out: set[str] = set()
-    for span in find(" ".join(sources), anchor):
+    for span in find(plain(" ".join(sources)), anchor):
         for day in (span.first, span.last):
             out.update({str(day.year), f"{day.month:02d}", str(day.month), f"{day.day:02d}"})
             out.add(str(day.day))
@@ -112,6 +114,7 @@ def verify(
     similarity: Similarity | None = None,
 ) -> Verdict:
     """Accept ``text`` only if every cited line exists and together they support it."""
+    text = plain(text)  # read as its sources are (:func:`cited_text`)
     if not text.strip():
         return Verdict(False, 0.0, "empty text")
     if not refs:

@@ -35,6 +35,7 @@ from memory.dream.judge.relations import Said, subject_of
 from memory.dream.judge.wording import readable, worded
 from memory.dream.similarity import features, near_duplicate
 from memory.dream.verdicts import VerdictCache
+from memory.plain_chinese import plain
 from memory.speaker import split
 
 CHECK_EVERY = 256
@@ -81,7 +82,7 @@ class TextJudge:
         texts = list(texts)
         self.verdicts = verdicts  # the root's pair verdicts (memory.dream.verdicts), if kept
         self.names = frozenset(
-            s for s in (split(t).speaker for t in texts) if s and s not in ("用户", "User")
+            s for s in (split(plain(t)).speaker for t in texts) if s and s not in ("用户", "User")
         )
         self.cache = cache
         self.threshold = CHATTER_THRESHOLD if cache is not None else WORDS_CHATTER_THRESHOLD
@@ -95,19 +96,20 @@ class TextJudge:
         fresh = sorted({t for t in texts if t not in self._judged})
         if not fresh:
             return
-        wordings = [readable(worded(split(t)) or t) for t in fresh]
+        read = [plain(t) for t in fresh]  # as the engine reads them (Simplified Mandarin)
+        wordings = [readable(worded(split(t)) or t) for t in read]
         if self.cache is None:
             self._judged.update(zip(fresh, classify(wordings), strict=True))
             return
         # noise is left out whatever its kind: neither embedded nor kept by the engine
-        pairs = [(t, w) for t, w in zip(fresh, wordings, strict=True) if not is_noise(t)]
+        pairs = [(t, w) for t, r, w in zip(fresh, read, wordings, strict=True) if not is_noise(r)]
         unique = sorted({w for _, w in pairs})
         rows = dict(zip(unique, self.cache.embed(unique), strict=True))
         vectors = np.vstack([rows[w] for _, w in pairs]) if pairs else None
         judged = classify([w for _, w in pairs], vectors)
         self._judged.update(zip((t for t, _ in pairs), judged, strict=True))
         rest = [t for t in fresh if t not in self._judged]
-        self._judged.update(zip(rest, classify(rest), strict=True))
+        self._judged.update(zip(rest, classify([plain(t) for t in rest]), strict=True))
 
     def judgement(self, text: str) -> Judgement:
         if text not in self._judged:
@@ -118,12 +120,14 @@ class TextJudge:
         """Left out as the engine leaves it out: noise, or likely chatter."""
         tick()
         if text not in self._transient:
-            self._transient[text] = is_noise(text) or self.judgement(text).chatter >= self.threshold
+            noise = is_noise(plain(text))
+            self._transient[text] = noise or self.judgement(text).chatter >= self.threshold
         return self._transient[text]
 
     def said(self, text: str) -> Said:
         if text not in self._said:
-            self._said[text] = Said(text, subject_of(text, self.names), self.judgement(text).kind)
+            read = plain(text)
+            self._said[text] = Said(read, subject_of(read, self.names), self.judgement(text).kind)
         return self._said[text]
 
     def same_fact(self, a: str, b: str) -> bool:
@@ -149,13 +153,13 @@ def same_fact(a: str, b: str) -> bool:
     """Two texts that state one thing (the wording test, without subjects or embeddings;
     cached: the phases and the engines compare the same pairs)."""
     tick()
-    return _near_duplicate(a, b)
+    return _near_duplicate(plain(a), plain(b))
 
 
 def supersedes(newer: str, older: str) -> bool:
     """Whether ``newer`` replaces ``older``: the same thing, stated differently later."""
     tick()
-    return similarity.supersedes(newer, older)
+    return similarity.supersedes(plain(newer), plain(older))
 
 
 def concepts(text: str) -> frozenset[str]:

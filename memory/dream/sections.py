@@ -4,6 +4,7 @@ scope's language; a heading the user made is theirs and keeps its items."""
 from __future__ import annotations
 
 from memory.dream.judge.classifier import KINDS, classify
+from memory.plain_chinese import plain
 from memory.segment import has_cjk
 
 SECTIONS: dict[str, tuple[str, str]] = {
@@ -37,4 +38,4 @@ def users(name: str) -> bool:
 def section_for(text: str, zh: bool | None = None) -> str:
     """The section of a new item judged by its words, named in ``zh``'s language (default:
     the item's)."""
-    return for_kind(classify([text])[0].kind, has_cjk(text) if zh is None else zh)
+    return for_kind(classify([plain(text)])[0].kind, has_cjk(text) if zh is None else zh)

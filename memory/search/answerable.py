@@ -25,6 +25,7 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
+from memory import plain_chinese
 from memory.search.keyword_index import index_tokens, query_terms
 from memory.search.names import names
 from memory.search.ranker import Hit
@@ -111,7 +112,7 @@ def holds(hit: Hit, question_names: set[str], kinds: Iterable[str] = KINDS) -> d
     if wanted & {"when", "when_said"}:
         from memory.dream.judge import dates  # not paid by a search without the gate
 
-        said = bool(dates.find(text, _ANCHOR))
+        said = bool(dates.find(plain_chinese.plain(text), _ANCHOR))
     others: set[str] = set()
     if "who" in wanted:
         sentences = ". ".join(_BULLET.sub("", line) for line in text.splitlines())

@@ -49,7 +49,7 @@ from memory.search.ranking import IDF_FLOOR, bm25_normalise, fts5_idf
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, tokens
 
-TOKENIZER_VERSION = "jieba-search-stem-2/postings-2"
+TOKENIZER_VERSION = "jieba-search-stem-2-plain/postings-2"
 _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 COMMON_CHAR_IDF = 3.0  # fts5_idf of a term in about 5 % of the chunks
 # From this many chunks on, a query whose every term is in at least half of them gets no

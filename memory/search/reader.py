@@ -30,6 +30,7 @@ from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
 
+from memory.plain_chinese import plain
 from memory.search.answerable import asks
 from memory.search.keyword_index import index_tokens, query_terms
 from memory.search.names import names
@@ -87,7 +88,7 @@ def char_pairs(text: str, drop: frozenset[str] = frozenset()) -> set[str]:
     """The Chinese character pairs of ``text``, without pairs of question words and
     without pairs inside ``drop`` (names)."""
     out = set()
-    for run in _CJK_RUN.findall(text):
+    for run in _CJK_RUN.findall(plain(text)):  # Traditional and Cantonese read plain
         for a, b in pairwise(run):
             pair = a + b
             if (a in _QUESTION_CHARS and b in _QUESTION_CHARS) or any(pair in d for d in drop):
@@ -148,7 +149,8 @@ def line_features(question: Question, line: str, rank: int = 0) -> dict[str, flo
     if asked["when"]:
         from memory.dream.judge import dates  # not paid by a search without the reader
 
-        has["when"] = float(bool(dates.find(text, _ANCHOR)) or bool(_TIME_WORD.search(text)))
+        read = plain(text)
+        has["when"] = float(bool(dates.find(read, _ANCHOR)) or bool(_TIME_WORD.search(read)))
     if asked["count"]:
         has["count"] = float(bool(_NUMBER.search(text)))
     if asked["where"]:

@@ -549,8 +549,28 @@ def _rules() -> list[Rule]:
 _RULES = _rules()
 
 
+# "周一到周五", "星期一至五": a span of weekdays no week names is a weekly schedule
+_RANGE_AFTER = re.compile(r"\s*[到至~\-—–]\s*(?:周|星期|礼拜)?[一二三四五六日天]")
+_RANGE_BEFORE = re.compile(
+    r"(?P<w>下下|上|这|本|下)?个?(?:周|星期|礼拜)[一二三四五六日天]\s*[到至~\-—–]\s*$"
+)
+_WEEK_NAMED = re.compile(r"(?:下下|上|这|本|下)个?(?:周|星期|礼拜)")
+
+
+def _weekly_range(text: str, start: int, end: int) -> bool:
+    """The bare weekday at ``start:end`` begins or ends a span of weekdays no week names."""
+    if _WEEK_NAMED.match(text, start):
+        return False
+    if _RANGE_AFTER.match(text, end):
+        return True
+    before = _RANGE_BEFORE.search(text[max(0, start - 8) : start])
+    return before is not None and not before["w"]
+
+
 def _recurs(text: str, start: int, end: int, rule: str) -> bool:
     if _RECURRING.search(text[max(0, start - 6) : start]) or _HABIT_AFTER.match(text, end):
+        return True
+    if rule == "zh_week" and _weekly_range(text, start, end):
         return True
     if rule == "en_weekday" and _ORDINAL_AFTER.match(text[end:]):
         return True  # "Thursday the 24th": the day of the month names it
