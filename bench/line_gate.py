@@ -1,7 +1,8 @@
 """Measure line-level vectors as signals of the answerability gate (docs/search.md, "Round 17").
 
 Usage: ``python bench/line_gate.py HITS.jsonl ... --work DIR --vectors QV.npz
---line-vectors LV.npz [--absent PRESENT.jsonl] [--depth 3] [--categories]``
+--line-vectors LV.npz [--absent PRESENT.jsonl] [--depth 3] [--categories]``, and
+``python bench/line_gate.py --cost SEARCH.sqlite ...`` (what a vector a line costs).
 
 The dumps and the work folder come from ``python bench/gate_features.py DATASET ... --work
 DIR --hits FILE --offsets 0,1,2,3`` (``DIR`` holds every dump's dataset folders); the
@@ -43,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.gate_features import _logistic
 from bench.train_answerable import DEV, HELD_OUT, hits_of, offline_cosines, set_of
 from memory.search.answerable import language_of, signals, without_question
-from memory.search.line_signals import FEATURES, hit_line_texts, line_signals
+from memory.search.line_signals import FEATURES, embedded_text, hit_line_texts, line_signals
 from memory.search.reader import HITS_READ
 
 THRESHOLDS = (
@@ -199,6 +200,26 @@ class Table:
             print(f"- {s}: " + "; ".join(cells))
 
 
+def aucs(table: Table, rows: list[dict[str, Any]], x: np.ndarray, names: list[str]) -> None:
+    """Each signal alone, per set: the AUC of answerable questions with evidence in their
+    top 5 against withheld ones with hits (1.0: every answerable one reads higher)."""
+    positive = np.array([r["kind"] == "answerable" and r.get("hit5", 0) > 0 for r in rows])
+    negative = (table.kind == "withheld") & table.has
+    print("| signal | " + " | ".join(SHOWN) + " |")
+    print("|---" * (1 + len(SHOWN)) + "|")
+    for j, name in enumerate(names):
+        cells = []
+        for s in SHOWN:
+            pos, neg = x[positive & (table.sets == s), j], x[negative & (table.sets == s), j]
+            if not len(pos) or not len(neg):
+                cells.append("—")
+                continue
+            auc = (pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean()
+            cells.append(f"{auc:.3f}")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    print()
+
+
 def chosen(table: Table, p: np.ndarray) -> dict[str, float]:
     """The largest threshold per language that keeps LoCoMo dev recall@5 ≥ ``EN_FLOOR``
     (English) or every Chinese dev set's hit@5 (Chinese), read on dev rows only."""
@@ -216,7 +237,69 @@ def chosen(table: Table, p: np.ndarray) -> dict[str, float]:
     return out
 
 
+def cost(dbs: list[Path], sample: int) -> None:
+    """What one vector a line would cost at indexing, per index (a work copy's
+    ``search.sqlite``): its chunks and their non-blank lines, and the local model's time for
+    ``sample`` chunks and for the same chunks' lines (interleaved, three rounds; the best
+    round counts), and the whole index's time at those rates; then what the gate would do
+    at query time with the lines' vectors at hand (:func:`line_signals` over the first 3
+    hits' lines, 10 hits of 5 lines) and without them (embedding those lines then)."""
+    import sqlite3
+
+    from memory.search.embeddings.local import LocalProvider
+
+    model = LocalProvider()
+    for db in dbs:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        texts = [t for (t,) in conn.execute("SELECT text FROM chunks ORDER BY id")]
+        conn.close()
+        lines_of = [[embedded_text(x) for x in t.splitlines() if x.strip()] for t in texts]
+        line_count = sum(len(x) for x in lines_of)
+        step = max(1, len(texts) // sample)
+        chunks = texts[::step][:sample]
+        lines = [x for t in lines_of[::step][:sample] for x in t if x]
+        spent: dict[str, list[float]] = {"chunks": [], "lines": []}
+        for _ in range(3):
+            for name, batch in (("chunks", chunks), ("lines", lines)):
+                start = time.perf_counter()
+                for i in range(0, len(batch), 32):
+                    model.embed_passages(batch[i : i + 32])
+                spent[name].append(time.perf_counter() - start)
+        per_chunk = min(spent["chunks"]) / len(chunks)
+        per_line = min(spent["lines"]) / max(1, len(lines))
+        print(
+            f"{db}: {len(texts)} chunks, {line_count} lines ({line_count / len(texts):.2f} a"
+            f" chunk); {1000 * per_chunk:.1f} ms a chunk, {1000 * per_line:.1f} ms a line;"
+            f" whole index: chunks {len(texts) * per_chunk:.1f} s, lines"
+            f" {line_count * per_line:.1f} s"
+            f" (x{line_count * per_line / (len(texts) * per_chunk):.2f})"
+        )
+        query_lines = [x for t in lines_of[:3] for x in t][:15] or ["x"]
+        rounds = []
+        for _ in range(5):
+            start = time.perf_counter()
+            model.embed_passages(query_lines)
+            rounds.append(time.perf_counter() - start)
+        vectors = np.random.default_rng(0).standard_normal((len(query_lines), 384))
+        q = vectors[0]
+        start = time.perf_counter()
+        for _ in range(100):
+            cos = list(vectors @ q)
+            line_signals(
+                "what did she paint?", {"paint": 1.0}, [(0, x) for x in query_lines], cos, [0.8]
+            )
+        signals_ms = 10 * (time.perf_counter() - start)
+        print(
+            f"  at query time: {len(query_lines)} lines embedded then"
+            f" {1000 * float(np.median(rounds)):.0f} ms"
+            f" (median of 5); signals from vectors at hand {signals_ms:.2f} ms"
+        )
+
+
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "--cost":
+        cost([Path(a) for a in argv[1:]], 64)
+        return 0
     parser = argparse.ArgumentParser(prog="line_gate")
     parser.add_argument("dumps", nargs="+", type=Path)
     parser.add_argument("--work", type=Path, required=True)
@@ -243,12 +326,16 @@ def main(argv: list[str]) -> int:
         ]
         return np.array([[m[n] for n in names] for m in merged])
 
+    small = ["hits", "cosine_best", "cover_best", "cover5"]
     gates = {
         "before": matrix(base_names),
         "lines": matrix(["hits", *line_names]),
         "after": matrix([*base_names, *line_names]),
+        "small": matrix(small),
+        "small+lines": matrix([*small, *line_names]),
     }
     table = Table(rows, found)
+    aucs(table, rows, matrix([*small, "cosine1", *line_names]), [*small, "cosine1", *line_names])
     print(
         "| gate, p ≥ | "
         + " | ".join(f"{s} (r@5 / hit@5 / nm (all) / nm_f / ab (all))" for s in SHOWN)
