@@ -220,6 +220,37 @@ def aucs(table: Table, rows: list[dict[str, Any]], x: np.ndarray, names: list[st
     print()
 
 
+def single(table: Table, rows: list[dict[str, Any]], v: np.ndarray, name: str) -> None:
+    """One signal as the gate (a question passes when it reads at least the cut), no
+    fitting: cuts at quantiles of the answerable dev questions' values, per language; the
+    dev-chosen cut as :func:`chosen` chooses."""
+    answerable = np.array([r["kind"] == "answerable" and r.get("hit5", 0) > 0 for r in rows])
+    dev = np.isin(table.sets, DEV)
+    cuts: dict[str, list[float]] = {}
+    for lang in ("en", "zh"):
+        mine = answerable & dev & (table.language == lang)
+        q = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5)
+        cuts[lang] = (
+            [float(np.quantile(v[mine], x)) - 1e-9 for x in q] if mine.any() else [0.0] * 10
+        )
+    best = {"en": 0, "zh": 0}
+    base = {s: table.figures(np.ones(len(v), bool), table.sets == s) for s in DEV}
+    for k in range(10):
+        cut = np.where(table.language == "en", cuts["en"][k], cuts["zh"][k])
+        passed = v >= cut
+        table.line(passed, f"{name} ≥ en {cuts['en'][k]:.3f} / zh {cuts['zh'][k]:.3f}")
+        if table.figures(passed, table.sets == "locomo/dev")["recall5"] >= EN_FLOOR:
+            best["en"] = k
+        if all(
+            table.figures(passed, table.sets == s)["hit5"] >= base[s]["hit5"] - 1e-9
+            for s in ("zh", "zh-hard/dev")
+        ):
+            best["zh"] = k
+    en, zh = cuts["en"][best["en"]], cuts["zh"][best["zh"]]
+    cut = np.where(table.language == "en", en, zh)
+    table.line(v >= cut, f"**{name}, chosen on dev: en {en:.3f} / zh {zh:.3f}**")
+
+
 def chosen(table: Table, p: np.ndarray) -> dict[str, float]:
     """The largest threshold per language that keeps LoCoMo dev recall@5 ≥ ``EN_FLOOR``
     (English) or every Chinese dev set's hit@5 (Chinese), read on dev rows only."""
@@ -352,6 +383,14 @@ def main(argv: list[str]) -> int:
         cut = np.where(table.language == "en", point["en"], point["zh"])
         table.line(p >= cut, f"**{name}, chosen on dev: en {point['en']} / zh {point['zh']}**")
         points[name] = (p, cut)
+    for name in ("cosine_best", "line_best", "line_cover_max"):
+        j = (
+            [*small, "cosine1", *line_names].index(name)
+            if name in line_names or name in small
+            else -1
+        )
+        if j >= 0:
+            single(table, rows, matrix([*small, "cosine1", *line_names])[:, j], name)
     if args.categories:
         table.categories(np.ones(len(rows), bool), "no gate")
         for name, (p, cut) in points.items():
