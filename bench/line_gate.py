@@ -34,6 +34,7 @@ import argparse
 import json
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -135,11 +136,20 @@ def fit_predict(
     return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
 
-def out_of_fold(x: np.ndarray, rows: list[dict[str, Any]]) -> np.ndarray:
+def out_of_fold(x: np.ndarray, rows: list[dict[str, Any]], zh_folds: int = 0) -> np.ndarray:
+    """Each dev row's chance by the model fitted without its root (``zh_folds``: Chinese dev
+    rows instead by the model fitted without their fold of questions, ``zh_folds`` folds
+    drawn by question, a question's answerable and withheld rows together); held-out rows'
+    by the model fitted on every dev row of their language."""
     sets = np.array([set_of(r) for r in rows])
     dev = np.isin(sets, DEV)
     language = np.array([language_of(r["question"]) for r in rows])
     roots = np.array([f"{r['dataset']}/{r['root']}" for r in rows])
+    if zh_folds:
+        fold = np.array(
+            [zlib.crc32(f"{r['dataset']}/{r['qid']}".encode()) % zh_folds for r in rows]
+        )
+        roots = np.where(language == "zh", np.char.add("fold", fold.astype(str)), roots)
     p = np.zeros(len(rows))
     for lang in ("en", "zh"):
         mine = language == lang
@@ -340,6 +350,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--depth", type=int, default=HITS_READ, help="hits whose lines are read")
     parser.add_argument("--drop", default="", help="line signals left out, comma-separated")
     parser.add_argument("--categories", action="store_true", help="by category at the chosen point")
+    parser.add_argument(
+        "--zh-folds", type=int, default=0, help="Chinese dev rows out of fold by question (k folds)"
+    )
     args = parser.parse_args(argv)
     rows = [json.loads(line) for p in args.dumps for line in p.read_text("utf-8").splitlines()]
     found: dict[tuple[str, int], bool | None] = {}
@@ -376,7 +389,7 @@ def main(argv: list[str]) -> int:
     table.line(np.ones(len(rows), bool), "no gate")
     points = {}
     for name, x in gates.items():
-        p = out_of_fold(x, rows)
+        p = out_of_fold(x, rows, args.zh_folds)
         for t in THRESHOLDS:
             table.line(p >= t, f"{name} {t}")
         point = chosen(table, p)
