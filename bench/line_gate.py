@@ -43,7 +43,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.gate_features import _logistic
-from bench.train_answerable import DEV, HELD_OUT, hits_of, offline_cosines, set_of
+from bench.train_answerable import DEV, HELD_OUT, _copy_of, hits_of, offline_cosines, set_of
 from memory.search.answerable import language_of, signals, without_question
 from memory.search.line_signals import FEATURES, embedded_text, hit_line_texts, line_signals
 from memory.search.reader import HITS_READ
@@ -96,10 +96,43 @@ def line_vectors(texts: list[str], path: Path) -> dict[str, np.ndarray]:
     return known
 
 
+BULK = ("line_bulk_z", "line_over20", "line_above", "line_top_z")
+
+
+def copy_lines(db: Path) -> list[str]:
+    """Every content line of a work copy's index, as embedded (each once)."""
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    texts = [t for (t,) in conn.execute("SELECT text FROM chunks")]
+    conn.close()
+    return sorted({embedded_text(x) for t in texts for x in t.splitlines() if x.strip()} - {""})
+
+
+def bulk_signals(best: float, everything: np.ndarray) -> dict[str, float]:
+    """The best hit line's cosine against the question's cosines with *every* line of the
+    memory: its z-score, its lead over the 20th best, the share of lines above it, and the
+    memory's own best line's z-score."""
+    mean, spread = float(everything.mean()), float(everything.std()) + 1e-6
+    ranked = np.sort(everything)[::-1]
+    return {
+        "line_bulk_z": (best - mean) / spread,
+        "line_over20": best - float(ranked[min(19, len(ranked) - 1)]),
+        "line_above": float((everything > best + 1e-6).mean()),
+        "line_top_z": (float(ranked[0]) - mean) / spread,
+    }
+
+
 def features(
-    rows: list[dict[str, Any]], work: Path, vectors: Path, lines_path: Path, depth: int
+    rows: list[dict[str, Any]],
+    work: Path,
+    vectors: Path,
+    lines_path: Path,
+    depth: int,
+    bulk: bool = False,
 ) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
-    """Each row's gate signals (as :func:`answerable.answers` reads them) and line signals."""
+    """Each row's gate signals (as :func:`answerable.answers` reads them) and line signals
+    (with ``bulk``, :func:`bulk_signals` too: every line of every copy embedded)."""
     near, _ = offline_cosines(rows, work, vectors)
     questions = dict(np.load(vectors, allow_pickle=True)["d"].item())
     base, read_lines = [], []
@@ -112,12 +145,21 @@ def features(
         hits, chunk = [h for h, _ in read], [c for _, c in read]
         base.append(signals(r["question"], hits, r["weights"], chunk) if read else {})
         read_lines.append((hit_line_texts(r["question"], hits, depth), chunk))
-    known = line_vectors([t for lines, _ in read_lines for _, t in lines], lines_path)
+    wanted = [t for lines, _ in read_lines for _, t in lines]
+    copies: dict[Path, list[str]] = {}
+    if bulk:
+        copies = {db: copy_lines(db) for db in {_copy_of(work, r) for r in rows}}
+        wanted += [t for texts in copies.values() for t in texts]
+    known = line_vectors(wanted, lines_path)
+    matrices = {db: np.array([known[t] for t in texts]) for db, texts in copies.items()}
     extra = []
     for r, (lines, chunk) in zip(rows, read_lines, strict=True):
         q = questions[r["question"]]
         cos = [float(known[t] @ q) for _, t in lines]
-        extra.append(line_signals(r["question"], r["weights"], lines, cos, chunk))
+        seen = line_signals(r["question"], r["weights"], lines, cos, chunk)
+        if bulk:
+            seen.update(bulk_signals(seen["line_best"], matrices[_copy_of(work, r)] @ q))
+        extra.append(seen)
     return base, extra
 
 
@@ -280,11 +322,12 @@ def chosen(table: Table, p: np.ndarray) -> dict[str, float]:
 
 def cost(dbs: list[Path], sample: int) -> None:
     """What one vector a line would cost at indexing, per index (a work copy's
-    ``search.sqlite``): its chunks and their non-blank lines, and the local model's time for
-    ``sample`` chunks and for the same chunks' lines (interleaved, three rounds; the best
-    round counts), and the whole index's time at those rates; then what the gate would do
-    at query time with the lines' vectors at hand (:func:`line_signals` over the first 3
-    hits' lines, 10 hits of 5 lines) and without them (embedding those lines then)."""
+    ``search.sqlite``): its distinct chunk texts and distinct non-blank lines, and the
+    local model's time for ``sample`` chunks and for the same chunks' lines (interleaved,
+    three rounds; the best round counts), and the whole index's time at those rates; then
+    what the gate would do at query time with the lines' vectors at hand
+    (:func:`line_signals` over the first 3 hits' lines) and without them (embedding those
+    lines then)."""
     import sqlite3
 
     from memory.search.embeddings.local import LocalProvider
@@ -292,10 +335,13 @@ def cost(dbs: list[Path], sample: int) -> None:
     model = LocalProvider()
     for db in dbs:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        texts = [t for (t,) in conn.execute("SELECT text FROM chunks ORDER BY id")]
+        # the cache keys vectors by text: a chunk or line said on many days is embedded once
+        texts = list(
+            dict.fromkeys(t for (t,) in conn.execute("SELECT text FROM chunks ORDER BY id"))
+        )
         conn.close()
         lines_of = [[embedded_text(x) for x in t.splitlines() if x.strip()] for t in texts]
-        line_count = sum(len(x) for x in lines_of)
+        line_count = len({x for t in lines_of for x in t} - {""})
         step = max(1, len(texts) // sample)
         chunks = texts[::step][:sample]
         lines = [x for t in lines_of[::step][:sample] for x in t if x]
@@ -349,6 +395,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--absent", type=Path, help="answer_present.py rows (all quarters)")
     parser.add_argument("--depth", type=int, default=HITS_READ, help="hits whose lines are read")
     parser.add_argument("--drop", default="", help="line signals left out, comma-separated")
+    parser.add_argument("--bulk", action="store_true", help="embed every line: bulk signals too")
     parser.add_argument("--categories", action="store_true", help="by category at the chosen point")
     parser.add_argument(
         "--zh-folds", type=int, default=0, help="Chinese dev rows out of fold by question (k folds)"
@@ -360,9 +407,10 @@ def main(argv: list[str]) -> int:
         for line in args.absent.read_text("utf-8").splitlines():
             r = json.loads(line)
             found[(r["qid"], r["offset"])] = None if not r["tested"] else bool(r["loose"])
-    base, extra = features(rows, args.work, args.vectors, args.line_vectors, args.depth)
+    base, extra = features(rows, args.work, args.vectors, args.line_vectors, args.depth, args.bulk)
     base_names = list(next(b for b in base if b))
-    line_names = [n for n in FEATURES if n not in set(args.drop.split(","))]
+    signal_names = [*FEATURES, *BULK] if args.bulk else list(FEATURES)
+    line_names = [n for n in signal_names if n not in set(args.drop.split(","))]
 
     def matrix(names: list[str]) -> np.ndarray:
         merged = [
@@ -396,7 +444,7 @@ def main(argv: list[str]) -> int:
         cut = np.where(table.language == "en", point["en"], point["zh"])
         table.line(p >= cut, f"**{name}, chosen on dev: en {point['en']} / zh {point['zh']}**")
         points[name] = (p, cut)
-    for name in ("cosine_best", "line_best", "line_cover_max"):
+    for name in ("cosine_best", "line_best", "line_cover_max", "line_bulk_z", "line_over20"):
         j = (
             [*small, "cosine1", *line_names].index(name)
             if name in line_names or name in small
