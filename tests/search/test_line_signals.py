@@ -3,6 +3,7 @@ signals' arithmetic over given line cosines (docs/search.md, "Round 17")."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from memory.search.keyword_index import query_terms
@@ -63,3 +64,44 @@ def test_a_best_line_in_a_later_hit_leaves_the_first_hits_best_lower() -> None:
 def test_no_lines_reads_nothing_but_the_chunks_margin() -> None:
     seen = line_signals("tea?", {"tea": 1.0}, [], [], [0.8])
     assert seen == {name: 0.0 for name in FEATURES} | {"line_margin": pytest.approx(-0.8)}
+
+
+def test_the_bench_reads_the_best_line_against_every_line_of_the_memory() -> None:
+    from bench.line_gate import bulk_signals
+
+    everything = np.array([0.70, 0.72, 0.74, 0.76, 0.90])
+    seen = bulk_signals(0.76, everything)
+    assert seen["line_bulk_z"] == pytest.approx((0.76 - 0.764) / (everything.std() + 1e-6))
+    assert seen["line_over20"] == pytest.approx(0.76 - 0.70)  # fewer than 20: the last
+    assert seen["line_above"] == pytest.approx(0.2)  # one line of five reads above it
+    assert seen["line_top_z"] == pytest.approx((0.90 - 0.764) / (everything.std() + 1e-6))
+
+
+def test_the_bench_reads_each_dev_conversation_by_a_model_fitted_without_it() -> None:
+    """Two dev conversations where the signal means opposite things: read out of fold, each
+    is scored by the other's model, so its answerable rows read *lower* than its withheld
+    ones; a model that saw the conversation itself would rank them right."""
+    from bench.line_gate import out_of_fold
+
+    rows, x = [], []
+    for root, sign in (("conv-26", 1.0), ("conv-30", -1.0)):
+        for k in range(40):
+            answerable = k % 2 == 0
+            rows.append(
+                {
+                    "dataset": "locomo-dev",
+                    "root": root,
+                    "qid": f"{root}#{k}",
+                    "question": "what did she paint?",
+                    "kind": "answerable" if answerable else "withheld",
+                    "hit5": 1.0 if answerable else 0.0,
+                    "hits": [{}],
+                }
+            )
+            x.append([sign * (1.0 if answerable else -1.0) + 0.01 * k])
+    p = out_of_fold(np.array(x), rows)
+    for root in ("conv-26", "conv-30"):
+        mine = [i for i, r in enumerate(rows) if r["root"] == root]
+        yes = [p[i] for i in mine if rows[i]["kind"] == "answerable"]
+        no = [p[i] for i in mine if rows[i]["kind"] == "withheld"]
+        assert max(yes) < min(no)
