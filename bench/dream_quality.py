@@ -293,6 +293,9 @@ class Retirement:
     new_text: str
     new_refs: tuple[str, ...]
     new_ahead: bool  # the new statement is a plan or names a day still to come
+    new_said: object = None  # the two as the pair judgement read them (relations.Said)
+    old_said: object = None
+    cosine: float | None = None  # their embeddings'
 
 
 @dataclass
@@ -342,6 +345,9 @@ def watch_engine() -> Callable[[], None]:
                 new.text,  # type: ignore[attr-defined]
                 tuple(sorted(_refs(new.refs))),  # type: ignore[attr-defined]
                 new.kind == "plan" or bool(new.ahead),  # type: ignore[attr-defined]
+                new.said(together),  # type: ignore[attr-defined]
+                old.said(together),  # type: ignore[attr-defined]
+                ex._cosine(new, old),  # type: ignore[arg-type]
             )
 
     def way_of(newer: object, older: object) -> str:
@@ -686,6 +692,10 @@ WRONG_CLASSES = {
     "left-out": "a line left out as chatter, retired by a kept statement",
     "unknown": "no judged pair recorded",
     "part": "  one clause of its item retired, the rest kept",
+    "r-replaces": "  rules: relations.replaces (a value changed to, a number, a date, new_value)",
+    "r-joined": "  rules: joined a new employer, or an age grown",
+    "r-slot": "  rules: one exclusive slot's value swapped (single_slots)",
+    "r-reversal": "  rules: reversal, a sibling of the same kind, or a swapped value",
     "s-user": "  subject: the user, both",
     "s-person": "  subject: one other person, both",
     "s-shared": "  subject: a group's shared thing (two members, judged together)",
@@ -698,6 +708,7 @@ WRONG_CLASSES = {
     "n-old": "  the new line is an old value or a plan/event of another fact",
     "n-none": "  the new line is unlabelled (a prior or hand-written item)",
     "ahead": "  the new statement is a plan or names a day ahead",
+    "future": "  ... and that day is still to come (the judgement reads it as future)",
     "zh": "  language: both Chinese",
     "en": "  language: both not Chinese",
     "mixed": "  language: one Chinese, one not",
@@ -743,13 +754,68 @@ def wrong_class(scenario: Scenario, fact: Fact, entry: Entry) -> list[str]:
         names.append("n-old")
     else:
         names.append("n-none")
+    if got.way in ("rules", "loose") and got.new_said is not None:
+        names.append(_rule_step(got.new_said, got.old_said, got.cosine))
+        if names[-1] == "r-replaces":
+            names.append(_replaces_step(got.new_said, got.old_said, got.cosine))
     if got.new_ahead:
         names.append("ahead")
+    if getattr(got.new_said, "future", False):
+        names.append("future")
     cjk = (has_cjk(entry.text), has_cjk(got.new_text))
     names.append("zh" if all(cjk) else "en" if not any(cjk) else "mixed")
     if "group" in scenario.tags:
         names.append("group")
     return names
+
+
+def _rule_step(new: object, old: object, cosine: float | None = None) -> str:
+    """Which step of the engine's rules (:meth:`ExtractiveEngine._rules_change`, in its
+    order) finds the change."""
+    from memory.dream import extractive as ex
+    from memory.dream.judge import relations, single_slots
+
+    if ex._joined(new, old) or ex._age_grown(new, old):  # type: ignore[arg-type]
+        return "r-joined"
+    if relations.replaces(new, old, cosine):  # type: ignore[arg-type]
+        return "r-replaces"
+    text = new.text  # type: ignore[attr-defined]
+    if ex._slot_swapped(new, old) and not single_slots.at_subject(  # type: ignore[arg-type]
+        text,
+        relations.subject_words(new.subject),  # type: ignore[attr-defined]
+    ):
+        return "r-slot"
+    return "r-reversal"
+
+
+def _replaces_step(new: object, old: object, cosine: float | None) -> str:
+    """The ``return True`` of :func:`relations.replaces` that finds the change, named by its
+    line's comment (``rr: ...``; the line number when it has none): the call traced."""
+    import inspect
+
+    from memory.dream.judge import relations
+
+    code = relations.replaces.__code__
+    lines, first = inspect.getsourcelines(relations.replaces)
+    returned: list[int] = []
+
+    def tracer(frame, event, arg):  # type: ignore[no-untyped-def]
+        if frame.f_code is not code:
+            return None
+        if event == "return" and arg is True:
+            returned.append(frame.f_lineno)
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        relations.replaces(new, old, cosine)  # type: ignore[arg-type]
+    finally:
+        sys.settrace(None)
+    if not returned:
+        return "rr: (not found again)"
+    source = lines[returned[-1] - first].strip()
+    _, _, comment = source.partition("#")
+    return "rr: " + (comment.strip()[:60] or f"line {returned[-1] - first}")
 
 
 # Why a current durable fact is not in MEMORY.md, most telling first (one class a fact).
@@ -826,7 +892,9 @@ def imprecise_table(title: str, counts: Counts) -> str:
     wrong = counts.wrongly_superseded
     rows += ["", f"### {title}: why {wrong} durable facts were wrongly superseded", ""]
     rows += ["| class | facts | share of them |", "|---|---|---|"]
-    rows += _class_rows(counts.wrong, WRONG_CLASSES, wrong)
+    rr = {k: "  (the step of replaces, by its comment)" for k in counts.wrong if k[:3] == "rr:"}
+    found = {**WRONG_CLASSES, **dict(sorted(rr.items()))}
+    rows += _class_rows(counts.wrong, found, wrong)
     missed = counts.facts - counts.recalled
     rows += ["", f"### {title}: why {missed} of {counts.facts} durable facts are not in MEMORY.md"]
     rows += ["", "| class | facts | share of missed |", "|---|---|---|"]

@@ -33,6 +33,7 @@ from memory.dream.judge.single_slots import FORMER
 from memory.dream.judge.slots import (
     GOAL,
     ISO_DATE,
+    NEWS,
     THOUSANDS,
     new_value,
     same_amounts,
@@ -823,6 +824,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
             and not _other_distance(newer.text, older.text)
             and not two_things(newer.text, older.text, who)
             and not same_amounts(newer.text, older.text)
+            and not _measures_apart(newer.text, older.text, new_nums, old_nums, who)
         ):
             return True  # the same measured thing, a new number
     new_days, old_days = _days(newer.text), _days(older.text)
@@ -838,7 +840,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
             return True  # the same plan, a new date
     if same_language and _other_distance(newer.text, older.text):
         return False  # "a 10k in 61 min" is another record than "a 5k in 28 min"
-    if new_value(newer.text, older.text, cosine, who):
+    if new_value(newer.text, older.text, cosine, who) and not relative_apart(newer, older, who):
         return True  # the same slot, a new value of the same type
     if _stopped(newer.text, older.text, who):
         return True  # "stopped the statin" ends "a statin at night"
@@ -849,6 +851,40 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
+
+
+def relative_apart(newer: Said, older: Said, who: frozenset[str]) -> bool:
+    """Whether the newer names a relative the older does not ("Tom is 8" / "Tom's sister Amy
+    is 5") and says no change: a value of another person's, beside the older's."""
+    text = newer.text
+    if NEWS.search(text) or clear_change(text):
+        return False
+    return bool(_relations(text, who) - _relations(older.text, who))
+
+
+def _measures_apart(
+    newer: str,
+    older: str,
+    new_nums: dict[str, frozenset[str]],
+    old_nums: dict[str, frozenset[str]],
+    who: frozenset[str],
+) -> bool:
+    """Whether two numbers sharing a word beside them (a unit, "元", "楼", "euros") may
+    measure two things, so a new number needs the newer to say that something changed:
+    each number has a word beside it the other statement never says ("房租 3000 元" /
+    "工资 12000 元", "家住 12 楼" / "公司在 28 楼", "rent is 1200 euros" / "partner earns
+    3000 euros"), or the newer names a relative the older does not ("身高 180" / "老婆身高
+    165": another's). A new number told plainly of one thing ("体重 80 公斤" / "体重 78 公斤")
+    or told as news ("rent went up to £950") is not held back."""
+    if NEWS.search(newer) or clear_change(newer):
+        return False
+    if _relations(newer, who) - _relations(older, who):
+        return True
+    new_flat, old_flat = canonical(newer).lower(), canonical(older).lower()
+    apart = set(_NOT_MEASURED) | _PERIOD | who
+    old_only = {w for w in old_nums if w not in apart and w.lower() not in new_flat}
+    new_only = {w for w in new_nums if w not in apart and w.lower() not in old_flat}
+    return bool(old_only and new_only)
 
 
 def _names_new_value(newer: str, older: str) -> bool:

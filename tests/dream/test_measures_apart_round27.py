@@ -1,0 +1,58 @@
+"""A number beside a shared word is a new value of one measured thing only when the two
+statements measure the same thing (round 27, durable facts wrongly superseded). Examples of
+this file's own:
+
+- two numbers sharing only a unit or a word beside it ("元", "楼", "euros", "minutes") while
+  each has a word the other never says ("房租" / "工资", "家" / "公司", "rent" / "partner
+  earns") measure two things: both facts hold, unless the newer says it changed;
+- a newer naming a relative the older does not ("小林的老婆身高165厘米" after "小林身高180厘米",
+  "Tom's sister Amy is 5" after "Tom is 8", "用户的爸爸今年68岁" after "用户的妈妈今年65岁")
+  tells another person's value;
+- a new number of one thing, told plainly or as news, still retires the old one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.dream.extractive import ExtractiveEngine
+from memory.dream.judge.relations import Said
+
+KEEPS = [
+    ("小林", "小林每月房租3000元", "小林每月工资12000元"),
+    ("小林", "小林家住在12楼", "小林公司在28楼"),
+    ("小林", "小林的车是2018年买的", "小林的房子是2020年买的"),
+    ("小林", "小林身高180厘米", "小林的老婆身高165厘米"),
+    ("Tom", "Tom is 8 years old", "Tom's sister Amy is 5 years old"),
+    ("Tom", "Tom's bus to work takes 40 minutes", "Tom's lunch break is 30 minutes"),
+    ("user", "The user's rent is 1200 euros", "The user's partner earns 3000 euros a month"),
+    ("user", "用户的电脑是16G内存", "用户的手机是8G内存"),
+    ("user", "用户的妈妈今年65岁", "用户的爸爸今年68岁"),
+]
+
+CHANGES = [
+    ("Tom", "Tom is 8 years old", "Tom is 9 now"),
+    ("Tom", "Tom's rent is £900 a month", "Tom's rent went up to £950 a month"),
+    ("Tom", "Tom takes 20 mg of atorvastatin", "Tom takes 40 mg of atorvastatin"),
+    ("小林", "小林的儿子今年8岁", "小林的儿子9岁了"),
+    ("小林", "小林每月房租3000元", "小林房租涨到3300元"),
+    ("小林", "小林身高180厘米", "小林身高182厘米"),
+    ("user", "用户体重80公斤", "用户体重78公斤"),
+    ("user", "The user's mortgage is £1,200 a month", "The user's mortgage is £1,150 a month"),
+    ("user", "The user's son Leo is 7", "The user's son Leo is 8"),
+]
+
+
+def _found(subject: str, old: str, new: str) -> str | None:
+    newer, older = Said(new, subject, "fact", False), Said(old, subject, "fact", False)
+    return ExtractiveEngine._judge_change(newer, older, None)
+
+
+@pytest.mark.parametrize(("subject", "old", "new"), KEEPS)
+def test_two_measured_things_are_no_change(subject: str, old: str, new: str) -> None:
+    assert _found(subject, old, new) is None
+
+
+@pytest.mark.parametrize(("subject", "old", "new"), CHANGES)
+def test_a_new_number_of_one_thing_is_still_a_change(subject: str, old: str, new: str) -> None:
+    assert _found(subject, old, new) == "rules"
