@@ -813,7 +813,8 @@ def _replaces_step(new: object, old: object, cosine: float | None) -> str:
         sys.settrace(None)
     if not returned:
         return "rr: (not found again)"
-    source = lines[returned[-1] - first].strip()
+    at = returned[-1] - first
+    source = lines[at].strip() if 0 <= at < len(lines) else ""
     _, _, comment = source.partition("#")
     return "rr: " + (comment.strip()[:60] or f"line {returned[-1] - first}")
 

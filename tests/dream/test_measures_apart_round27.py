@@ -8,7 +8,8 @@ this file's own:
 - a newer naming a relative the older does not ("小林的老婆身高165厘米" after "小林身高180厘米",
   "Tom's sister Amy is 5" after "Tom is 8", "用户的爸爸今年68岁" after "用户的妈妈今年65岁")
   tells another person's value;
-- a new number of one thing, told plainly or as news, still retires the old one.
+- a new number of one thing, told plainly or as news, still retires the old one;
+- a relation's own relation ("the user's brother's friend", "用户的哥哥的朋友") is another person.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from memory.dream.extractive import ExtractiveEngine
-from memory.dream.judge.relations import Said
+from memory.dream.judge.relations import Said, subject_of
 
 KEEPS = [
     ("小林", "小林每月房租3000元", "小林每月工资12000元"),
@@ -56,3 +57,18 @@ def test_two_measured_things_are_no_change(subject: str, old: str, new: str) -> 
 @pytest.mark.parametrize(("subject", "old", "new"), CHANGES)
 def test_a_new_number_of_one_thing_is_still_a_change(subject: str, old: str, new: str) -> None:
     assert _found(subject, old, new) == "rules"
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("The user's brother's friend moved to Leeds", "user/brother-friend"),
+        ("用户的哥哥的朋友搬到了利兹", "user/brother-friend"),
+        ("The user's brother lives in Manchester", "user/brother"),
+        ("The user's mum's birthday is 3 June", "user/mother"),
+    ],
+)
+def test_a_relation_s_own_relation_is_another_person(text: str, subject: str) -> None:
+    """ "the user's brother's friend" is the friend, not the brother: a move of the friend's
+    retires no home of the brother's."""
+    assert subject_of(text) == subject

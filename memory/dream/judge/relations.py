@@ -83,6 +83,8 @@ _EN_REL = "|".join(sorted((w for w in REL_OF if w.isascii()), key=len, reverse=T
 # "用户对猫毛过敏" is the user's (no one is called 用户对); "张伟家的狗" is 张伟's dog.
 ZH_SUBJECT = re.compile(rf"^(?P<who>用户|(?!用户)[\u4e00-\u9fff]{{2,4}}?)家?的?(?P<rel>{_ZH_REL})")
 _ZH_WHO = re.compile(r"^(?P<who>用户|[\u4e00-\u9fff]{2,3})")
+# a relation's own relation right after it ("brother's friend", "哥哥的朋友")
+_CHAINED = re.compile(rf"(?i)(?:'s\s+(?:\w+\s+)?(?P<en>{_EN_REL})\b|的(?P<zh>{_ZH_REL}))")
 EN_SUBJECT = re.compile(
     rf"(?i)^(?P<who>the user|user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)'s\s+(?:\w+\s+)?(?P<rel>{_EN_REL})\b"
 )
@@ -172,7 +174,12 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
         match = pattern.match(text)
         if match and not _member_and_frame(match.group("who"), names):
             who = _who(match.group("who"), names)
-            return f"{who}/{_nested(match.group('who'), match.group('rel'))}"
+            rel = _nested(match.group("who"), match.group("rel"))
+            chained = _CHAINED.match(text, match.end())
+            if chained:  # "the user's brother's friend": the relation's own relation
+                second = (chained.group("en") or chained.group("zh")).lower()
+                rel = f"{REL_OF[match.group('rel').lower()]}-{REL_OF[second]}"
+            return f"{who}/{rel}"
     bare = _bare_relation(text, names)
     if bare:
         return bare
