@@ -67,7 +67,6 @@ from memory.dream.judge.relations import (
     holds,
     is_future,
     one_day,
-    relative_apart,
     replaces,
     same_fact,
     subject_of,
@@ -1217,8 +1216,6 @@ class ExtractiveEngine:
             return True
         if newer.subject != older.subject:
             return False
-        if relative_apart(newer, older, whose(newer, older)):
-            return False  # "用户的爸爸今年68岁" is no new age of "用户的妈妈今年65岁"
         if _age_grown(newer, older):
             return True  # "生日！30了" after "今年29": an age said on its day holds from then
         if one_day(newer.text) and not clear_change(newer.text) and not _in_effect(newer):
