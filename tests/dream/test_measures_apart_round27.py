@@ -6,10 +6,10 @@ this file's own:
   each has a word the other never says ("房租" / "工资", "家" / "公司", "rent" / "partner
   earns") measure two things: both facts hold, unless the newer says it changed;
 - a newer naming a relative the older does not ("小林的老婆身高165厘米" after "小林身高180厘米",
-  "Tom's sister Amy is 5" after "Tom is 8")
-  tells another person's value;
+  "Tom's sister Amy is 5" after "Tom is 8") tells another person's value;
 - a new number of one thing, told plainly or as news, still retires the old one;
-- a relation's own relation ("the user's brother's friend", "用户的哥哥的朋友") is another person.
+- a relation's own relation ("the user's brother's friend", "用户的哥哥的朋友") is another person;
+- a thing moved ("把公司搬到了福田") is no new home.
 """
 
 from __future__ import annotations
