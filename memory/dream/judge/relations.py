@@ -878,20 +878,49 @@ def _measures_apart(
 ) -> bool:
     """Whether two numbers sharing a word beside them (a unit, "元", "楼", "euros") may
     measure two things, so a new number needs the newer to say that something changed:
-    each number has a word beside it the other statement never says ("房租 3000 元" /
-    "工资 12000 元", "家住 12 楼" / "公司在 28 楼", "rent is 1200 euros" / "partner earns
-    3000 euros"), or the newer names a relative the older does not ("身高 180" / "老婆身高
-    165": another's). A new number told plainly of one thing ("体重 80 公斤" / "体重 78 公斤")
+    each number of every pair sharing a word has words beside it the other statement never
+    says, and no other ("房租 3000 元" / "工资 12000 元", "家住 12 楼" / "公司在 28 楼",
+    "rent is 1200 euros" / "partner earns 3000 euros"), or the newer names a relative the
+    older does not ("身高 180" / "老婆身高165": another's). A new number told plainly of one
+    thing ("体重 80 公斤" / "体重 78 公斤", "weighed herself at 82.5 kg" / "weighs 84 kg")
     or told as news ("rent went up to £950") is not held back."""
     if NEWS.search(newer) or clear_change(newer):
         return False
     if _relations(newer, who) - _relations(older, who):
         return True
-    new_flat, old_flat = canonical(newer).lower(), canonical(older).lower()
-    apart = set(_NOT_MEASURED) | _PERIOD | who
-    old_only = {w for w in old_nums if w not in apart and w.lower() not in new_flat}
-    new_only = {w for w in new_nums if w not in apart and w.lower() not in old_flat}
-    return bool(old_only and new_only)
+    skip = _NOT_MEASURED | _PERIOD | who | {w.lower() for w in who}
+    shared = (set(new_nums) & set(old_nums)) - skip
+    if not shared:
+        return False
+    new_said, old_said = _said_words(newer), _said_words(older)
+
+    def own(nums: dict[str, frozenset[str]], number: str, other: frozenset[str]) -> bool:
+        # what the number measures, beside the words both share: none of it said by the other
+        beside = {w for w, found in nums.items() if number in found} - skip - shared
+        return bool(beside) and all(_said_word(w) not in other for w in beside)
+
+    return all(
+        own(new_nums, a, old_said) and own(old_nums, b, new_said)
+        for w in shared
+        for a in new_nums[w]
+        for b in old_nums[w]
+    )
+
+
+def _said_word(word: str) -> str:
+    """A word as :func:`_said_words` holds it: English by its stem."""
+    return word if has_cjk(word) else stem(word.lower())
+
+
+@lru_cache(maxsize=50_000)
+def _said_words(text: str) -> frozenset[str]:
+    """Every word of ``text``, English by its stem, Chinese as every run of two to four
+    characters (a word of another's segmentation is found in it)."""
+    plain = canonical(text).lower()
+    out = {_said_word(w) for w in tokens(plain)}
+    for run in re.findall(r"[\u4e00-\u9fff]+", plain):
+        out |= {run[i : i + n] for n in (1, 2, 3, 4) for i in range(len(run) - n + 1)}
+    return frozenset(out)
 
 
 def _names_new_value(newer: str, older: str) -> bool:
