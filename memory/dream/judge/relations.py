@@ -869,6 +869,10 @@ def relative_apart(newer: Said, older: Said, who: frozenset[str]) -> bool:
     return bool(_relations(text, who) - _relations(older.text, who))
 
 
+# Whom a reflexive names is the subject, no measured thing ("weighed herself at 82.5 kg").
+_REFLEXIVE = frozenset("myself yourself himself herself itself ourselves themselves".split())
+
+
 def _measures_apart(
     newer: str,
     older: str,
@@ -878,8 +882,8 @@ def _measures_apart(
 ) -> bool:
     """Whether two numbers sharing a word beside them (a unit, "元", "楼", "euros") may
     measure two things, so a new number needs the newer to say that something changed:
-    each number of every pair sharing a word has words beside it the other statement never
-    says, and no other ("房租 3000 元" / "工资 12000 元", "家住 12 楼" / "公司在 28 楼",
+    each number of every pair sharing a word has a word beside it the other statement never
+    says ("房租 3000 元" / "工资 12000 元", "家住 12 楼" / "公司在 28 楼",
     "rent is 1200 euros" / "partner earns 3000 euros"), or the newer names a relative the
     older does not ("身高 180" / "老婆身高165": another's). A new number told plainly of one
     thing ("体重 80 公斤" / "体重 78 公斤", "weighed herself at 82.5 kg" / "weighs 84 kg")
@@ -895,9 +899,9 @@ def _measures_apart(
     new_said, old_said = _said_words(newer), _said_words(older)
 
     def own(nums: dict[str, frozenset[str]], number: str, other: frozenset[str]) -> bool:
-        # what the number measures, beside the words both share: none of it said by the other
+        # what the number measures, beside the words both share: a word the other never says
         beside = {w for w, found in nums.items() if number in found} - skip - shared
-        return bool(beside) and all(_said_word(w) not in other for w in beside)
+        return any(_said_word(w) not in other for w in beside - _REFLEXIVE)
 
     return all(
         own(new_nums, a, old_said) and own(old_nums, b, new_said)
