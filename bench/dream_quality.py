@@ -82,17 +82,22 @@ class Counts:
     notes: list[str] = field(default_factory=list)
     imprecise: dict[str, int] = field(default_factory=dict)  # non-precise items by class
     unretired: dict[str, int] = field(default_factory=dict)  # old values not retired, by how
+    wrong: dict[str, int] = field(default_factory=dict)  # wrongly superseded facts, by class
+    missed: dict[str, int] = field(default_factory=dict)  # durable facts not recalled, by why
 
     def add(self, other: Counts) -> None:
         for f in fields(self):
             if f.name == "notes":
                 self.notes += other.notes
-            elif f.name in ("imprecise", "unretired"):
+            elif f.name in TABLES:
                 mine, theirs = getattr(self, f.name), getattr(other, f.name)
                 for name, n in theirs.items():
                     mine[name] = mine.get(name, 0) + n
             else:
                 setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+
+TABLES = ("imprecise", "unretired", "wrong", "missed")  # the class counts of Counts
 
 
 def ratio(a: float, b: float) -> float | None:
@@ -272,9 +277,143 @@ def _keep_cache(root: Path) -> None:
         shared.save()
 
 
+@dataclass(frozen=True)
+class Retirement:
+    """How the engine archived one text as superseded: the way that found the change
+    (:data:`WRONG_CLASSES`), the route (``whole``, ``part``: a clause of its item,
+    ``left-out``: a line the classifier left out) and the two statements as it read them."""
+
+    way: str
+    route: str
+    old_subject: str
+    new_subject: str
+    together: bool  # judged as one group's shared thing
+    old_speaker: str
+    new_speaker: str
+    new_text: str
+    new_refs: tuple[str, ...]
+    new_ahead: bool  # the new statement is a plan or names a day still to come
+    new_said: object = None  # the two as the pair judgement read them (relations.Said)
+    old_said: object = None
+    cosine: float | None = None  # their embeddings'
+
+
+@dataclass
+class Watch:
+    """What the bench sees of the engine's own steps while a scenario runs: every text it
+    archived as superseded and how (all dreams), and of the last dream the note lines it
+    made statements of, those it left out as chatter and the items it proposed."""
+
+    retired: dict[str, Retirement] = field(default_factory=dict)
+    lines: set[str] = field(default_factory=set)
+    left_out: set[str] = field(default_factory=set)
+    kept: list[str] = field(default_factory=list)
+    pairs: dict[tuple[int, int], object] = field(default_factory=dict)
+
+
+WATCH = Watch()
+
+
+def _refs(refs: Iterable[object]) -> set[str]:
+    from memory.provenance import ref_lines
+
+    return {f"{path}#L{n}" for path, n in ref_lines(refs)}  # type: ignore[arg-type]
+
+
+def watch_engine() -> Callable[[], None]:
+    """Wrap the extractive engine's steps so :data:`WATCH` records them; returns the undo."""
+    from memory.dream import extractive as ex
+
+    engine = ex.ExtractiveEngine
+    saved = {
+        name: getattr(engine, name)
+        for name in ("propose", "_statements", "_judge_pair", "_supersede")
+    }
+    saved_left_out = ex.left_out_olds
+
+    def note(texts: Iterable[str], way: str, route: str, new: object, old: object) -> None:
+        together = ex._together(new, old)  # type: ignore[arg-type]
+        for text in texts:
+            WATCH.retired[text] = Retirement(
+                way,
+                route,
+                old.subject,  # type: ignore[attr-defined]
+                new.subject,  # type: ignore[attr-defined]
+                together,
+                old.speaker,  # type: ignore[attr-defined]
+                new.speaker,  # type: ignore[attr-defined]
+                new.text,  # type: ignore[attr-defined]
+                tuple(sorted(_refs(new.refs))),  # type: ignore[attr-defined]
+                new.kind == "plan" or bool(new.ahead),  # type: ignore[attr-defined]
+                new.said(together),  # type: ignore[attr-defined]
+                old.said(together),  # type: ignore[attr-defined]
+                ex._cosine(new, old),  # type: ignore[arg-type]
+            )
+
+    def way_of(newer: object, older: object) -> str:
+        judged = WATCH.pairs.get((id(newer), id(older)))
+        if judged is None:
+            return "unknown"
+        if not judged.retires:  # type: ignore[attr-defined]
+            return "clause"  # found, then asked of each clause of the packed older
+        return judged.how or "model"  # type: ignore[attr-defined]
+
+    def propose(self, inputs):  # type: ignore[no-untyped-def]
+        WATCH.pairs = {}
+        proposal = saved["propose"](self, inputs)
+        WATCH.kept = [i.text for i in proposal.keep]
+        return proposal
+
+    def statements(self, inputs):  # type: ignore[no-untyped-def]
+        out, dropped = saved["_statements"](self, inputs)
+        WATCH.lines = {r for st in out if st.prior is None for r in _refs(st.refs)}
+        WATCH.left_out = set()
+        return out, dropped
+
+    def judge_pair(self, newer, older, cosine):  # type: ignore[no-untyped-def]
+        judged = saved["_judge_pair"](self, newer, older, cosine)
+        WATCH.pairs[(id(newer), id(older))] = judged
+        return judged
+
+    def supersede(self, clusters):  # type: ignore[no-untyped-def]
+        out = saved["_supersede"](self, clusters)
+        for older in out:
+            newer = older.superseded_by
+            texts = [p.text for p in older.priors] or [older.head.text]
+            note(texts, way_of(newer, older), "whole", newer.head, older.head)
+        for cluster in clusters:
+            for clause, by in cluster.retired:
+                note([clause.text], way_of(by, cluster), "part", by.head, cluster.head)
+        return out
+
+    def left_out_olds(left_out, kept, changes):  # type: ignore[no-untyped-def]
+        WATCH.left_out = {r for st in left_out for r in _refs(st.refs)}
+        found = saved_left_out(left_out, kept, changes)
+        for st, by in found:
+            note([st.text], "left-out", "left-out", by.head, st)
+        return found
+
+    for name, fn in (
+        ("propose", propose),
+        ("_statements", statements),
+        ("_judge_pair", judge_pair),
+        ("_supersede", supersede),
+    ):
+        setattr(engine, name, fn)
+    ex.left_out_olds = left_out_olds  # type: ignore[assignment]
+
+    def undo() -> None:
+        for name, fn in saved.items():
+            setattr(engine, name, fn)
+        ex.left_out_olds = saved_left_out
+
+    return undo
+
+
 def run_scenario(scenario: Scenario, work: Path, cold: bool = False) -> tuple[Counts, Path]:
     root = work / scenario.name
     write_root(scenario, root)
+    WATCH.__init__()  # type: ignore[misc]
     if not cold:
         _seed_cache(root)
     counts = Counts()
@@ -336,9 +475,15 @@ def measure(scenario: Scenario, root: Path, counts: Counts) -> None:
         if "long" in scenario.tags:
             counts.long_facts += 1
             counts.long_kept += bool(hits)
-        if any(a.reason == "superseded" and fact.keys.match(a.text) for a in archive):
+        gone = [a for a in archive if a.reason == "superseded" and fact.keys.match(a.text)]
+        if gone:
             counts.wrongly_superseded += 1
             counts.notes.append(f"{scenario.name}: {fact.id} archived as superseded")
+            for name in wrong_class(scenario, fact, gone[0]):
+                counts.wrong[name] = counts.wrong.get(name, 0) + 1
+        if not hits:
+            for name in missed_class(scenario, fact, items, archive):
+                counts.missed[name] = counts.missed.get(name, 0) + 1
         for old in fact.olds:
             counts.olds += 1
             out = not any(old.match(i.text) for i in items)
@@ -535,6 +680,198 @@ def _beside(scenario: Scenario, old: str, new: str) -> str:
     return "b-unjudged" if shared else "b-apart"
 
 
+# Why a durable fact was archived as superseded: the way that retired it splits them (the
+# first group), the rest describe the pair (a fact may be in several).
+WRONG_CLASSES = {
+    "rules": "the rules (a new value of one exclusive slot, or replaces)",
+    "loose": "the loosest rule alone (a change word and a topic in common)",
+    "learned": "the learned slot judgement alone",
+    "named": "the English name swap",
+    "model": "the change model, no way finding a change",
+    "clause": "found, then judged clause by clause (a packed item)",
+    "left-out": "a line left out as chatter, retired by a kept statement",
+    "unknown": "no judged pair recorded",
+    "part": "  one clause of its item retired, the rest kept",
+    "r-replaces": "  rules: relations.replaces (a value changed to, a number, a date, new_value)",
+    "r-joined": "  rules: joined a new employer, or an age grown",
+    "r-slot": "  rules: one exclusive slot's value swapped (single_slots)",
+    "r-reversal": "  rules: reversal, a sibling of the same kind, or a swapped value",
+    "s-user": "  subject: the user, both",
+    "s-person": "  subject: one other person, both",
+    "s-shared": "  subject: a group's shared thing (two members, judged together)",
+    "s-differ": "  subject: the two read as different people's",
+    "p-other": "  the new line by another speaker than the old",
+    "p-same": "  the new line by the old line's speaker (group)",
+    "n-fact": "  the new line states another current durable fact",
+    "n-same": "  the new line states this fact again",
+    "n-chatter": "  the new line is labelled chatter",
+    "n-old": "  the new line is an old value or a plan/event of another fact",
+    "n-none": "  the new line is unlabelled (a prior or hand-written item)",
+    "ahead": "  the new statement is a plan or names a day ahead",
+    "future": "  ... and that day is still to come (the judgement reads it as future)",
+    "zh": "  language: both Chinese",
+    "en": "  language: both not Chinese",
+    "mixed": "  language: one Chinese, one not",
+    "group": "  in a group chat",
+}
+
+
+def _fact_lines(scenario: Scenario, ident: str) -> set[str]:
+    """The note lines labelled with the current value of fact ``ident``."""
+    return {
+        ref
+        for ref, labels in scenario.labels.items()
+        if any(k in ("fact", "plan", "event") and i == ident for k, i in labels)
+    }
+
+
+def wrong_class(scenario: Scenario, fact: Fact, entry: Entry) -> list[str]:
+    """The keys of :data:`WRONG_CLASSES` that describe how ``fact`` (archived as ``entry``)
+    was wrongly superseded."""
+    got = WATCH.retired.get(entry.text)
+    if got is None:
+        return ["unknown"]
+    names = [got.way]
+    if got.route == "part":
+        names.append("part")
+    if got.together:
+        names.append("s-shared")
+    elif got.old_subject != got.new_subject:
+        names.append("s-differ")
+    else:
+        names.append("s-user" if got.old_subject == "user" else "s-person")
+    if got.old_speaker and got.new_speaker:
+        names.append("p-other" if got.old_speaker != got.new_speaker else "p-same")
+    labels = [label for ref in got.new_refs for label in scenario.labels.get(ref, [])]
+    current = {f.id for f in scenario.facts.values() if f.current(scenario.today)}
+    if any(k in ("fact", "plan", "event") and i == fact.id for k, i in labels):
+        names.append("n-same")
+    elif any(k in ("fact", "plan", "event") and i in current for k, i in labels):
+        names.append("n-fact")
+    elif labels and all(k == "chatter" for k, _ in labels):
+        names.append("n-chatter")
+    elif labels:
+        names.append("n-old")
+    else:
+        names.append("n-none")
+    if got.way in ("rules", "loose") and got.new_said is not None:
+        names.append(_rule_step(got.new_said, got.old_said, got.cosine))
+        if names[-1] == "r-replaces":
+            names.append(_replaces_step(got.new_said, got.old_said, got.cosine))
+    if got.new_ahead:
+        names.append("ahead")
+    if getattr(got.new_said, "future", False):
+        names.append("future")
+    cjk = (has_cjk(entry.text), has_cjk(got.new_text))
+    names.append("zh" if all(cjk) else "en" if not any(cjk) else "mixed")
+    if "group" in scenario.tags:
+        names.append("group")
+    return names
+
+
+def _rule_step(new: object, old: object, cosine: float | None = None) -> str:
+    """Which step of the engine's rules (:meth:`ExtractiveEngine._rules_change`, in its
+    order) finds the change."""
+    from memory.dream import extractive as ex
+    from memory.dream.judge import relations, single_slots
+
+    if ex._joined(new, old) or ex._age_grown(new, old):  # type: ignore[arg-type]
+        return "r-joined"
+    if relations.replaces(new, old, cosine):  # type: ignore[arg-type]
+        return "r-replaces"
+    text = new.text  # type: ignore[attr-defined]
+    if ex._slot_swapped(new, old) and not single_slots.at_subject(  # type: ignore[arg-type]
+        text,
+        relations.subject_words(new.subject),  # type: ignore[attr-defined]
+    ):
+        return "r-slot"
+    return "r-reversal"
+
+
+def _replaces_step(new: object, old: object, cosine: float | None) -> str:
+    """The ``return True`` of :func:`relations.replaces` that finds the change, named by its
+    line's comment (``rr: ...``; the line number when it has none): the call traced."""
+    import inspect
+
+    from memory.dream.judge import relations
+
+    code = relations.replaces.__code__
+    lines, first = inspect.getsourcelines(relations.replaces)
+    returned: list[int] = []
+
+    def tracer(frame, event, arg):  # type: ignore[no-untyped-def]
+        if frame.f_code is not code:
+            return None
+        if event == "return" and arg is True:
+            returned.append(frame.f_lineno)
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        relations.replaces(new, old, cosine)  # type: ignore[arg-type]
+    finally:
+        sys.settrace(None)
+    if not returned:
+        return "rr: (not found again)"
+    at = returned[-1] - first
+    source = lines[at].strip() if 0 <= at < len(lines) else ""
+    _, _, comment = source.partition("#")
+    return "rr: " + (comment.strip()[:60] or f"line {returned[-1] - first}")
+
+
+# Why a current durable fact is not in MEMORY.md, most telling first (one class a fact).
+MISSED_CLASSES = {
+    "superseded": "archived as superseded",
+    "expired": "archived as expired",
+    "cap": "no room under the cap (kept by the engine, or archived as overflow)",
+    "merged": "its line cited by an item that states another fact",
+    "worded": "its line cited by an item that states no fact (keys missed)",
+    "chatter": "its lines left out as chatter by the classifier",
+    "archived": "archived for another reason (merged, chatter)",
+    "never": "no line of it made a statement (noise, out of the window, archived lines)",
+    "other": "none of the above",
+}
+
+
+def missed_class(
+    scenario: Scenario, fact: Fact, items: list[Entry], archive: list[Entry]
+) -> list[str]:
+    """The key of :data:`MISSED_CLASSES` that says why ``fact`` is not in MEMORY.md."""
+    lines = _fact_lines(scenario, fact.id)
+    # as its keys find it in the archive, else as an archived item citing its lines
+    reasons = {a.reason for a in archive if fact.keys.match(a.text)}
+    reasons = reasons or {a.reason for a in archive if _refs_of(a.refs) & lines}
+    for name in ("superseded", "expired"):
+        if name in reasons:
+            return [name]
+    if "overflow" in reasons or any(fact.keys.match(text) for text in WATCH.kept):
+        return ["cap"]
+    citing = [i for i in items if _refs_of(i.refs) & lines]
+    current = [f for f in scenario.facts.values() if f.current(scenario.today)]
+    if any(f.keys.match(i.text) for i in citing for f in current):
+        return ["merged"]
+    if citing:
+        return ["worded"]
+    if lines and lines & WATCH.lines and lines & WATCH.lines <= WATCH.left_out:
+        return ["chatter"]
+    if reasons:
+        return ["archived"]
+    if not lines & WATCH.lines:
+        return ["never"]
+    return ["other"]
+
+
+def _refs_of(refs: Iterable[str]) -> set[str]:
+    """The ``path#Ln`` of every line the references (as strings) cite."""
+    out = set()
+    for ref in refs:
+        path, _, span = ref.partition("#L")
+        start, _, end = span.partition("-L")
+        if start.isdigit():
+            out |= {f"{path}#L{n}" for n in range(int(start), int(end or start) + 1)}
+    return out
+
+
 def _class_rows(counts: dict[str, int], classes: dict[str, str], of: int) -> list[str]:
     rows = []
     for name, label in classes.items():
@@ -553,6 +890,16 @@ def imprecise_table(title: str, counts: Counts) -> str:
     rows += ["", f"### {title}: how {left} of {counts.olds} changed facts were not retired", ""]
     rows += ["| class | old values | share of old values |", "|---|---|---|"]
     rows += _class_rows(counts.unretired, UNRETIRED_CLASSES, counts.olds)
+    wrong = counts.wrongly_superseded
+    rows += ["", f"### {title}: why {wrong} durable facts were wrongly superseded", ""]
+    rows += ["| class | facts | share of them |", "|---|---|---|"]
+    rr = {k: "  (the step of replaces, by its comment)" for k in counts.wrong if k[:3] == "rr:"}
+    found = {**WRONG_CLASSES, **dict(sorted(rr.items()))}
+    rows += _class_rows(counts.wrong, found, wrong)
+    missed = counts.facts - counts.recalled
+    rows += ["", f"### {title}: why {missed} of {counts.facts} durable facts are not in MEMORY.md"]
+    rows += ["", "| class | facts | share of missed |", "|---|---|---|"]
+    rows += _class_rows(counts.missed, MISSED_CLASSES, missed)
     return "\n".join(rows)
 
 
@@ -585,7 +932,15 @@ def explain(scenario: Scenario, root: Path) -> str:
     missing = [f for f in current if not any(f.keys.match(i.text) for i in items)]
     for fact in missing:
         where = [a.reason for a in archive if fact.keys.match(a.text)]
-        out.append(f"  MISSING {fact.id} ({fact.kind}) archived as {where or '-'}")
+        why = missed_class(scenario, fact, items, archive)[0]
+        out.append(f"  MISSING {fact.id} ({fact.kind}, {why}) archived as {where or '-'}")
+    for fact in current:
+        gone = [a for a in archive if a.reason == "superseded" and fact.keys.match(a.text)]
+        if gone:
+            got = WATCH.retired.get(gone[0].text)
+            by = f" by {got.new_text!r}" if got else ""
+            how = ", ".join(wrong_class(scenario, fact, gone[0]))
+            out.append(f"  WRONGLY SUPERSEDED {fact.id} ({how}): {gone[0].text!r}{by}")
     return "\n".join(out)
 
 
@@ -635,6 +990,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     splits = tuple(SPLITS) if args.split == "all" else (args.split,)
     restore = switch_off(args.without)
+    unwatch = watch_engine()
     results: dict[str, dict[str, object]] = {}
     try:
         with tempfile.TemporaryDirectory(prefix="cowdream-quality-") as scratch:
@@ -673,6 +1029,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.notes:
                     print("\n".join(f"- {n}" for n in total.notes) + "\n")
     finally:
+        unwatch()
         restore()
     if args.json:
         out = {
@@ -680,6 +1037,8 @@ def main(argv: list[str] | None = None) -> int:
                 "total": {k: v for k, v in vars(r["total"]).items() if k != "notes"},
                 "imprecise": r["total"].imprecise,  # type: ignore[attr-defined]
                 "unretired": r["total"].unretired,  # type: ignore[attr-defined]
+                "wrong": r["total"].wrong,  # type: ignore[attr-defined]
+                "missed": r["total"].missed,  # type: ignore[attr-defined]
                 "per": {
                     n: {k: v for k, v in vars(c).items() if k != "notes"}
                     for n, c in r["per"].items()  # type: ignore[attr-defined]

@@ -33,6 +33,7 @@ from memory.dream.judge.single_slots import FORMER
 from memory.dream.judge.slots import (
     GOAL,
     ISO_DATE,
+    NEWS,
     THOUSANDS,
     new_value,
     same_amounts,
@@ -82,6 +83,8 @@ _EN_REL = "|".join(sorted((w for w in REL_OF if w.isascii()), key=len, reverse=T
 # "用户对猫毛过敏" is the user's (no one is called 用户对); "张伟家的狗" is 张伟's dog.
 ZH_SUBJECT = re.compile(rf"^(?P<who>用户|(?!用户)[\u4e00-\u9fff]{{2,4}}?)家?的?(?P<rel>{_ZH_REL})")
 _ZH_WHO = re.compile(r"^(?P<who>用户|[\u4e00-\u9fff]{2,3})")
+# a relation's own relation right after it ("brother's friend", "哥哥的朋友")
+_CHAINED = re.compile(rf"(?i)(?:'s\s+(?:\w+\s+)?(?P<en>{_EN_REL})\b|的(?P<zh>{_ZH_REL}))")
 EN_SUBJECT = re.compile(
     rf"(?i)^(?P<who>the user|user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)'s\s+(?:\w+\s+)?(?P<rel>{_EN_REL})\b"
 )
@@ -171,7 +174,12 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
         match = pattern.match(text)
         if match and not _member_and_frame(match.group("who"), names):
             who = _who(match.group("who"), names)
-            return f"{who}/{_nested(match.group('who'), match.group('rel'))}"
+            rel = _nested(match.group("who"), match.group("rel"))
+            chained = _CHAINED.match(text, match.end())
+            if chained:  # "the user's brother's friend": the relation's own relation
+                second = (chained.group("en") or chained.group("zh")).lower()
+                rel = f"{REL_OF[match.group('rel').lower()]}-{REL_OF[second]}"
+            return f"{who}/{rel}"
     bare = _bare_relation(text, names)
     if bare:
         return bare
@@ -823,6 +831,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
             and not _other_distance(newer.text, older.text)
             and not two_things(newer.text, older.text, who)
             and not same_amounts(newer.text, older.text)
+            and not _measures_apart(newer.text, older.text, new_nums, old_nums, who)
         ):
             return True  # the same measured thing, a new number
     new_days, old_days = _days(newer.text), _days(older.text)
@@ -838,7 +847,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
             return True  # the same plan, a new date
     if same_language and _other_distance(newer.text, older.text):
         return False  # "a 10k in 61 min" is another record than "a 5k in 28 min"
-    if new_value(newer.text, older.text, cosine, who):
+    if new_value(newer.text, older.text, cosine, who) and not relative_apart(newer, older, who):
         return True  # the same slot, a new value of the same type
     if _stopped(newer.text, older.text, who):
         return True  # "stopped the statin" ends "a statin at night"
@@ -849,6 +858,73 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
+
+
+def relative_apart(newer: Said, older: Said, who: frozenset[str]) -> bool:
+    """Whether the newer names a relative the older does not ("Tom is 8" / "Tom's sister Amy
+    is 5") and says no change: a value of another person's, beside the older's."""
+    text = newer.text
+    if NEWS.search(text) or clear_change(text):
+        return False
+    return bool(_relations(text, who) - _relations(older.text, who))
+
+
+# Whom a reflexive names is the subject, no measured thing ("weighed herself at 82.5 kg").
+_REFLEXIVE = frozenset("myself yourself himself herself itself ourselves themselves".split())
+
+
+def _measures_apart(
+    newer: str,
+    older: str,
+    new_nums: dict[str, frozenset[str]],
+    old_nums: dict[str, frozenset[str]],
+    who: frozenset[str],
+) -> bool:
+    """Whether two numbers sharing a word beside them (a unit, "元", "楼", "euros") may
+    measure two things, so a new number needs the newer to say that something changed:
+    each number of every pair sharing a word has a word beside it the other statement never
+    says ("房租 3000 元" / "工资 12000 元", "家住 12 楼" / "公司在 28 楼",
+    "rent is 1200 euros" / "partner earns 3000 euros"), or the newer names a relative the
+    older does not ("身高 180" / "老婆身高165": another's). A new number told plainly of one
+    thing ("体重 80 公斤" / "体重 78 公斤", "weighed herself at 82.5 kg" / "weighs 84 kg")
+    or told as news ("rent went up to £950") is not held back."""
+    if NEWS.search(newer) or clear_change(newer):
+        return False
+    if _relations(newer, who) - _relations(older, who):
+        return True
+    skip = _NOT_MEASURED | _PERIOD | who | {w.lower() for w in who}
+    shared = (set(new_nums) & set(old_nums)) - skip
+    if not shared:
+        return False
+    new_said, old_said = _said_words(newer), _said_words(older)
+
+    def own(nums: dict[str, frozenset[str]], number: str, other: frozenset[str]) -> bool:
+        # what the number measures, beside the words both share: a word the other never says
+        beside = {w for w, found in nums.items() if number in found} - skip - shared
+        return any(_said_word(w) not in other for w in beside - _REFLEXIVE)
+
+    return all(
+        own(new_nums, a, old_said) and own(old_nums, b, new_said)
+        for w in shared
+        for a in new_nums[w]
+        for b in old_nums[w]
+    )
+
+
+def _said_word(word: str) -> str:
+    """A word as :func:`_said_words` holds it: English by its stem."""
+    return word if has_cjk(word) else stem(word.lower())
+
+
+@lru_cache(maxsize=50_000)
+def _said_words(text: str) -> frozenset[str]:
+    """Every word of ``text``, English by its stem, Chinese as every run of two to four
+    characters (a word of another's segmentation is found in it)."""
+    plain = canonical(text).lower()
+    out = {_said_word(w) for w in tokens(plain)}
+    for run in re.findall(r"[\u4e00-\u9fff]+", plain):
+        out |= {run[i : i + n] for n in (1, 2, 3, 4) for i in range(len(run) - n + 1)}
+    return frozenset(out)
 
 
 def _names_new_value(newer: str, older: str) -> bool:

@@ -292,6 +292,8 @@ _ANOTHER = {
     "car": re.compile(
         r"(?i)第二辆|两辆|又买了?一?辆|\b(?:another|second|other|two|both)\s+cars?\b"
     ),
+    # a thing moved, not one's home ("把公司搬到了福田"; "把家搬到…" is the home)
+    "home": re.compile(rf"把(?![全一]?家)[{_CJK}A-Za-z]{{1,6}}?搬"),
 }
 # Slots whose value often shares its clause with where it is done ("works nights at St
 # James's"): such an older clause also tells an employer no shift changes, so it is not
@@ -507,7 +509,7 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
         if slot == "search" and not _same_search(newer, older):
             continue  # a flat found ends no job search
         if slot in _ANOTHER and _ANOTHER[slot].search(newer):
-            continue  # a second car beside the first
+            continue  # a second car beside the first, a company moved beside one's home
         if slot in _WITH_PLACE and _with_place(older, slot):
             continue  # "works nights at St James's": the shift leaves, the workplace stays
         return slot
