@@ -76,7 +76,15 @@ from memory.dream.judge.relations import (
     translation,
     whose,
 )
-from memory.dream.judge.shared import SHARED, reported, shared_thing
+from memory.dream.judge.shared import (
+    JOB_WORDS,
+    SHARED,
+    hearsay,
+    reported,
+    shared_thing,
+    thing_of,
+    thing_word,
+)
 from memory.dream.judge.slots import anchors, sibling_changed, typed_values
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
@@ -121,6 +129,7 @@ class Statement:
     ahead: bool = False  # it names a day after its own (a plan, not what happened)
     begun: bool = False  # ... and every such day has come by the dream's day
     shared: bool = False  # it tells of a thing its group shares (judge.shared)
+    thing: str = ""  # ... and the word it names the thing by (judge.shared.thing_word)
 
     @property
     def kind(self) -> str:
@@ -482,7 +491,15 @@ class ExtractiveEngine:
                 else _prior_words(st, names)
             )
             owner = people.canonical(aliases.get(whose_, whose_), links)
-            st.shared = bool(said) and st.subject == owner and shared_thing(said, known)
+            st.shared = bool(said) and shared_thing(said, known)
+            if st.shared and st.subject != owner and hearsay(said):
+                # "王刚：听我爸说生日宴改到家里办了": the teller named is no subject, and
+                # the words name no one: the group's thing, said by the speaker
+                st.subject = owner
+            st.shared = st.shared and st.subject == owner
+            st.thing = thing_word(said) if st.shared else ""
+        if group:
+            _owned_things(out, words)
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
 
@@ -1446,10 +1463,33 @@ PERSONAL = ("identity", "work", "health")  # kinds no group shares
 
 
 def _together(new: Statement, old: Statement) -> bool:
-    """Whether two members' shared statements are judged as one subject's (:mod:`shared`)."""
-    if new.kind in PERSONAL or old.kind in PERSONAL:
-        return False  # an age, a job, a health matter: someone's own, however worded
-    return new.shared and old.shared and new.subject != old.subject
+    """Whether two members' shared statements are judged as one subject's (:mod:`shared`).
+    Work is a group's too when both name one thing bare ("周会定在每周一" / "周会改到周二了",
+    "the shop's flour comes from …" / "flour supplier changed …"), not a job."""
+    if not (new.shared and old.shared and new.subject != old.subject):
+        return False
+    one = new.thing if new.thing == old.thing and new.thing not in JOB_WORDS else ""
+    for kind in (new.kind, old.kind):
+        if kind in PERSONAL and not (kind == "work" and one):
+            return False  # an age, a job, a health matter: someone's own, however worded
+    return True
+
+
+def _owned_things(statements: list[Statement], words: dict[int, tuple[str, str]]) -> None:
+    """A group's thing named bare ("赵国强说寿宴改到聚贤楼了": :func:`shared.thing_of`) is the
+    one person's whose another line says it is ("老爷子的寿宴定在…", read as 赵老爷子's,
+    not as its speaker's): that person's subject, no longer the group's, when the chat
+    gives the thing one such owner alone."""
+    owned = [
+        st for st in statements if not st.shared and st.subject not in ("user", st.speaker)
+    ]
+    for st in statements:
+        thing = thing_of(words.get(id(st), ("", ""))[0]) if st.shared else ""
+        if not thing:
+            continue
+        owners = {o.subject for o in owned if f"的{thing}" in o.text}
+        if len(owners) == 1:
+            st.subject, st.shared = owners.pop(), False
 
 
 def _spoken_words(spoken: Spoken) -> tuple[str, str]:

@@ -765,6 +765,14 @@ def former(text: str) -> bool:
 _TAG = re.compile(r"\[[^\]]{1,20}\]")
 
 
+# Adverbs between what changed and the change ("周会已经改到…", "the venue has now moved to"):
+# a closed class, no thing.
+_WHEN_DONE = frozenset(
+    "已经 已 也 都 又 还 就 刚 刚刚 终于 正式 暂时 临时 统一 全部 already now also finally "
+    "officially just".split()
+)
+
+
 def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
     """A change with no topic family in common ("寿宴改到聚贤楼" / "寿宴定在福满楼", "the
     venue moved to X" / "the venue is Y"): the word the change is said of, right before its
@@ -776,6 +784,8 @@ def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
     for match in _CHANGE_TO.finditer(newer.text):
         clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
         words = [w for w in content_words(clause) if w not in STOPWORDS]
+        while words and words[-1].lower() in _WHEN_DONE:
+            words.pop()  # "周会已经改到…": what changed is 周会, not 已经
         if words and len(words[-1]) > 1 and stem(words[-1]) in old_core:
             return True
     return False
