@@ -72,18 +72,18 @@ from memory.dream.judge.relations import (
     subject_of,
     subject_words,
     swapped_value,
+    thing_moved,
     told_beside,
     translation,
     whose,
 )
 from memory.dream.judge.shared import (
-    JOB_WORDS,
     SHARED,
     hearsay,
     reported,
     shared_thing,
     thing_of,
-    thing_word,
+    thing_words,
 )
 from memory.dream.judge.slots import anchors, sibling_changed, typed_values
 from memory.dream.judge.wording import readable, reword, worded
@@ -129,7 +129,7 @@ class Statement:
     ahead: bool = False  # it names a day after its own (a plan, not what happened)
     begun: bool = False  # ... and every such day has come by the dream's day
     shared: bool = False  # it tells of a thing its group shares (judge.shared)
-    thing: str = ""  # ... and the word it names the thing by (judge.shared.thing_word)
+    thing: frozenset[str] = frozenset()  # ... and the words naming it (shared.thing_words)
 
     @property
     def kind(self) -> str:
@@ -497,7 +497,7 @@ class ExtractiveEngine:
                 # the words name no one: the group's thing, said by the speaker
                 st.subject = owner
             st.shared = st.shared and st.subject == owner
-            st.thing = thing_word(said) if st.shared else ""
+            st.thing = thing_words(said) if st.shared else frozenset()
         if group:
             _owned_things(out, words)
         out.sort(key=lambda s: (s.day, s.order))
@@ -1089,6 +1089,8 @@ class ExtractiveEngine:
         if someone_else(said.text, old_said.text, said.subject, self._aliases):
             return PairJudgement(None, 0.0, (), False)  # "Mia: Tom moved": Tom's news
         how = self._judged_change(said, old_said, cosine)
+        if how is None and together and new.thing & old.thing and thing_moved(said, old_said):
+            how = "rules"  # two members on one thing named bare, the newer says it changed
         if how not in RULES and restate.values_again(said.text, old_said.text):
             # what the slot model finds alike and names only the older's values again
             # ("had her first Tuesday swim lesson at 5:30" after "move to Tuesdays at
@@ -1468,7 +1470,7 @@ def _together(new: Statement, old: Statement) -> bool:
     "the shop's flour comes from …" / "flour supplier changed …"), not a job."""
     if not (new.shared and old.shared and new.subject != old.subject):
         return False
-    one = new.thing if new.thing == old.thing and new.thing not in JOB_WORDS else ""
+    one = bool(new.thing & old.thing)
     for kind in (new.kind, old.kind):
         if kind in PERSONAL and not (kind == "work" and one):
             return False  # an age, a job, a health matter: someone's own, however worded
@@ -1480,9 +1482,7 @@ def _owned_things(statements: list[Statement], words: dict[int, tuple[str, str]]
     one person's whose another line says it is ("老爷子的寿宴定在…", read as 赵老爷子's,
     not as its speaker's): that person's subject, no longer the group's, when the chat
     gives the thing one such owner alone."""
-    owned = [
-        st for st in statements if not st.shared and st.subject not in ("user", st.speaker)
-    ]
+    owned = [st for st in statements if not st.shared and st.subject not in ("user", st.speaker)]
     for st in statements:
         thing = thing_of(words.get(id(st), ("", ""))[0]) if st.shared else ""
         if not thing:

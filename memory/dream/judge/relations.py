@@ -739,12 +739,18 @@ _TO_NUMBER = re.compile(
 )
 
 
+# A line saying its value holds from now on ("the trip is to Devon now", "bins are on
+# Thursdays now") or announcing a change ("change of plan, …", "计划有变").
+_NOW_SAID = re.compile(r"(?i)\bnow\s*[.!]*$|\bchange of plans?\b|计划有变|改主意了")
+
+
 @lru_cache(maxsize=50_000)
 def clear_change(text: str) -> bool:
     """Whether ``text`` says that something changed ("改成", "搬到", "no longer", "moved to",
-    "turned 42")."""
+    "turned 42", "… now")."""
     return bool(
         CHANGE.search(text)
+        or _NOW_SAID.search(text)
         or _MOVED.search(text)
         or _changed_to(text)
         or _AGE_REACHED.search(text)
@@ -859,6 +865,18 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
+
+
+def thing_moved(newer: Said, older: Said) -> bool:
+    """Whether ``newer`` says one thing both name changed and gives it a value ``older``
+    does not name (:func:`clear_change`, :func:`_names_new_value`), no doubt, no value still
+    to come over a present one: asked of two members' lines on one thing each names bare
+    ("周会定在每周一上午十点" / "周会已经改到每周二下午三点了"), whose thing is settled."""
+    if newer.future and not older.future and older.kind != "plan":
+        return False
+    if not clear_change(newer.text) or former(newer.text) or holds(newer.text):
+        return False
+    return _names_new_value(newer.text, older.text) and not confirms(newer.text, older.text)
 
 
 def _names_new_value(newer: str, older: str) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from memory.dream.judge.relations import subject_of
-from memory.segment import has_cjk, word_frequency, word_spans
+from memory.segment import STOPWORDS, has_cjk, word_frequency, word_spans
 from memory.speaker import SURNAMES
 
 SHARED = "group"  # the subject two members' shared statements are judged under, together
@@ -82,22 +82,28 @@ def thing_of(text: str) -> str:
     return text[: verb.start()] if verb else ""
 
 
-# What an English line opens with when it names a thing: its first word after "the", "our"
-# and an owner's "'s" ("The shop's flour comes from …" -> "flour", "Standup moved" -> "standup").
-_EN_THING = re.compile(r"(?i)^(?:(?:the|our|this|that)\s+)?(?:[\w-]+'s\s+)?(?P<thing>[a-z][\w-]*)")
+# What an English line opens with when it names a thing: its words after "the", "our" and
+# an owner's "'s" ("The shop's flour comes from …" -> "flour comes", "Standup moved" ->
+# "standup moved"); the first two are enough to tell one thing from another.
+_EN_THING = re.compile(
+    r"(?i)^(?:(?:the|our|this|that)\s+)?(?:[\w-]+'s\s+)?(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+)
 JOB_WORDS = frozenset("工作 上班 job work shift".split())  # a person's job named bare
 
 
-def thing_word(body: str) -> str:
-    """The word a group's shared line names its thing by (:func:`shared_thing`; in Chinese
-    the first word of :func:`thing_of`, "周会" of "周会改到周二"; in English the first after
-    an article or owner), lower-cased; "" when it opens otherwise."""
+def thing_words(body: str) -> frozenset[str]:
+    """The words a group's shared line names its thing by (:func:`shared_thing`; in Chinese
+    the words of :func:`thing_of`, "公司 年会" of "公司年会在万豪酒店"; in English the first
+    two after an article or owner), lower-cased, a person's job named bare left out; empty
+    when it opens otherwise."""
     text = hearsay(body) or body.strip()
     if has_cjk(text[:1]):
         named = thing_of(_ZH_OPENER.sub("", text, count=1))
-        return word_spans(named)[0][0] if named else ""
-    match = _EN_THING.match(text)
-    return match.group("thing").lower() if match else ""
+        words = [w for w, _, _ in word_spans(named)] if named else []
+    else:
+        match = _EN_THING.match(text)
+        words = match.group("thing").lower().split() if match else []
+    return frozenset(w for w in words if len(w) > 1 and w not in STOPWORDS) - JOB_WORDS
 
 
 def _zh_bare_thing(text: str) -> bool:
