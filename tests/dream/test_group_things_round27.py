@@ -13,7 +13,7 @@ import pytest
 
 from memory.daily_notes import append_section
 from memory.dream import DreamOptions, run_dream
-from memory.dream.judge.relations import Said, thing_moved
+from memory.dream.judge.relations import Said, subject_of, thing_moved
 from memory.dream.judge.shared import hearsay, shared_thing, thing_of, thing_words
 from memory.memory_file import parse_archive, parse_memory
 from memory.paths import MemoryRoot
@@ -137,3 +137,29 @@ def test_a_thing_told_as_heard_by_another_member(root: MemoryRoot) -> None:
     items, superseded = _dream(root, first, ["赵磊：听行政说年会改到希尔顿了", "李娜：收到"])
     assert any("万豪" in a for a in superseded), (items, superseded)
     assert any("希尔顿" in i for i in items)
+
+
+def test_whom_words_told_as_heard_are_about() -> None:
+    group = frozenset({"Priya", "Omar", "Sam"})
+    assert subject_of("The user: Mum told the user Dad's op is on 2027-03-12 now") == (
+        "user/father"
+    )
+    assert subject_of("听用户的妈说爸爸的手术改到2027-03-12了") == "user/father"
+    assert subject_of("Priya: Mark told Priya Omar moved to Hove", group) == "Omar"
+    assert subject_of("Priya: Sam told Priya he is moving to Leeds", group) == "Sam"
+    assert subject_of("王刚：听孙丽说她换工作了", frozenset({"王刚", "孙丽"})) == "孙丽"
+    # the teller is no subject: the words name no one, the line is its speaker's
+    assert subject_of("听王刚的爸说奶奶住院了", frozenset({"王刚", "孙丽"})) == "王刚"
+    assert subject_of("Priya: Mark told Priya the office moved to Hove", group) == "Priya"
+    # a member's words of a relation named bare are the member's, not the user's
+    family = frozenset({"Ben", "Anna"})
+    assert subject_of("Ben: Dad said Grandpa's dinner is at the Crown now", family) == "Ben"
+    assert subject_of("Sam said the rent is €600 each", group) == "Sam"
+
+
+def test_dads_operation_moved_as_mum_told_it(root: MemoryRoot) -> None:
+    first = ["User: Mum lives in Leeds", "User: Dad's knee operation is on 20 March"]
+    later = ["User: Mum told me Dad's knee operation moved to 27 March"]
+    items, superseded = _dream(root, first, later)
+    assert any("20 March" in a or "03-20" in a for a in superseded), (items, superseded)
+    assert any("Leeds" in i for i in items)

@@ -149,6 +149,9 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     opener = _OPENER.match(text)
     if opener and opener.end() < len(text):
         text = text[opener.end() :]
+    heard = _heard(text, names)
+    if heard:
+        return heard
     reported = _REPORTED.match(text)
     if reported and reported.end() < len(text):
         # "The user mentioned Joan's 87th birthday is …": about whom the words name, if
@@ -201,6 +204,50 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
             return "user"  # "Oakwood staff now manage …": a place's staff, no one named
         return (_pair(text, match.group("who"), names) if who != "user" else "") or who
     return "user"
+
+
+# Words told as heard from someone, the teller named ("听我妈说…", worded "听用户的妈说…";
+# "妈妈告诉我…"; "Mum told me …", "Mark told Priya …"): whom they are about is whom what
+# follows names, or the teller when it opens with a third person ("听孙丽说她换工作了").
+_ZH_HEARD = re.compile(
+    r"^(?:听(?P<teller>[^，,：:。！？\s]{1,8}?)(?:说|讲)|"
+    r"(?P<told>[^，,：:。！？\s]{1,8}?)(?:告诉|跟)(?:我|他|她|用户)说?)(?:了)?[，,：:]?\s*"
+)
+_EN_HEARD = re.compile(
+    r"^(?P<teller>(?:(?:[Mm]y|[Oo]ur|[Tt]he user's|[A-Z][a-z]+'s)\s+)?[A-Za-z][\w-]*"
+    r"(?:\s+[A-Z][a-z]+)?)\s+(?:told|tells)\s+(?:me|us|the user|him|her|them|"
+    r"[A-Z][a-z]+)(?:\s+that)?[,:]?\s+"
+)
+_PRONOUN_FIRST = re.compile(r"(?i)^(?:他|她|(?:he|she)\b)")
+
+
+def _heard(text: str, names: frozenset[str]) -> str:
+    """Whom ``text`` is about when (after its speaker's label) it tells what someone said
+    (:data:`_ZH_HEARD`, :data:`_EN_HEARD`): the teller's subject when the words open with
+    "he"/"she"; whom the words name, read as the speaker's (a Chinese teller written
+    "用户的妈" was the speaker's own: the label the wording dropped); the speaker when they
+    name no one ("听王刚的爸说奶奶住院了": 王刚's line). "" when no such frame opens it."""
+    label = _LABEL.match(text)
+    lead = text[: label.end()] if label else ""
+    body = text[len(lead) :]
+    chinese = has_cjk(body[:1])
+    match = (_ZH_HEARD if chinese else _EN_HEARD).match(body)
+    if match is None or match.end() >= len(body):
+        return ""
+    teller = match.group("teller") or match.group("told") if chinese else match.group("teller")
+    if teller.lower() in _NO_NAME or teller.lower() in ("i", "we", "you"):
+        return ""
+    rest = body[match.end() :]
+    if chinese and not lead and ("的" in teller or teller.startswith("用户")):
+        # "听用户的妈说…", "用户妈妈告诉他…": the user's own line, its label dropped
+        lead = ("用户" if teller.startswith("用户") else teller.split("的", 1)[0]) + "："
+    if _PRONOUN_FIRST.match(rest):
+        told = subject_of(lead + teller, names)
+        return told if told != subject_of(lead + "x", names) else ""
+    inner = subject_of(lead + rest, names)
+    if inner != "user" or lead:
+        return inner
+    return ""
 
 
 def _a_name(text: str, names: frozenset[str]) -> bool:
@@ -299,9 +346,11 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
     told = _TOLD.match(body, match.end())
     if told and not _THIRD_PERSON.match(body, told.end()):
         # what a relation said of the speaker ("老板说工资涨到一万五", "Mum said I need a
-        # break") is about whom it names, else the speaker's own
-        inner = subject_of(body[told.end() :], names)
-        return inner if inner != "user" else ""
+        # break") is about whom it names, else the speaker's own; a member's words read
+        # as theirs ("Ben: Dad said Grandpa's dinner …" names Ben's grandpa, not the user's)
+        lead = text[: len(text) - len(body)] if who != "user" else ""
+        inner = subject_of(lead + body[told.end() :], names)
+        return inner if inner not in ("user", who) else ""
     if who != "user" and match.group("cap") and rel not in _OWN_KIN:
         # a member naming a relation bare ("王建国：奶奶83岁了") may speak of one the whole
         # group calls so: whose it is stays the speaker's line, as it was; a child or a
