@@ -788,18 +788,17 @@ _TO_NUMBER = re.compile(
 )
 
 
-# A line saying its value holds from now on ("the trip is to Devon now", "bins are on
-# Thursdays now") or announcing a change ("change of plan, …", "计划有变").
-_NOW_SAID = re.compile(r"(?i)\bnow\s*[.!]*$|\bchange of plans?\b|计划有变|改主意了")
+# A line announcing a change ("change of plan, …", "计划有变", "改主意了").
+_ANNOUNCED = re.compile(r"(?i)\bchange of plans?\b|计划有变|改主意了")
 
 
 @lru_cache(maxsize=50_000)
 def clear_change(text: str) -> bool:
     """Whether ``text`` says that something changed ("改成", "搬到", "no longer", "moved to",
-    "turned 42", "… now")."""
+    "turned 42", "change of plan")."""
     return bool(
         CHANGE.search(text)
-        or _NOW_SAID.search(text)
+        or _ANNOUNCED.search(text)
         or _MOVED.search(text)
         or _changed_to(text)
         or _AGE_REACHED.search(text)
