@@ -155,6 +155,7 @@ def test_whom_words_told_as_heard_are_about() -> None:
     family = frozenset({"Ben", "Anna"})
     assert subject_of("Ben: Dad said Grandpa's dinner is at the Crown now", family) == "Ben"
     assert subject_of("Sam said the rent is €600 each", group) == "Sam"
+    assert subject_of("Priya: Apparently Omar got the job", group) == "Omar"
 
 
 def test_dads_operation_moved_as_mum_told_it(root: MemoryRoot) -> None:

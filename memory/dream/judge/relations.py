@@ -115,6 +115,7 @@ _OPENER = re.compile(
     r"|(?i:(?:quick\s+)?(?:update|news|fyi|btw|heads up|announcement)\s*[,:!-]\s*)"
     # hearsay: whom what was heard names is whom it is about ("听说陈晨换工作了")
     r"|(?:听说|据说)[，,：:]?\s*|(?i:(?:I\s+|I've\s+|just\s+)?heard(?:\s+that)?,?\s+)"
+    r"|(?i:apparently,?\s+)"
 )
 # A relation's words reported ("老板说…", "my boss said that …"), and their opening pronoun
 # when they are about the relation itself ("妈妈说她下个月去北京").
