@@ -72,11 +72,19 @@ from memory.dream.judge.relations import (
     subject_of,
     subject_words,
     swapped_value,
+    thing_moved,
     told_beside,
     translation,
     whose,
 )
-from memory.dream.judge.shared import SHARED, reported, shared_thing
+from memory.dream.judge.shared import (
+    SHARED,
+    hearsay,
+    reported,
+    shared_thing,
+    thing_of,
+    thing_words,
+)
 from memory.dream.judge.slots import anchors, sibling_changed, typed_values
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
@@ -122,6 +130,7 @@ class Statement:
     ahead: bool = False  # it names a day after its own (a plan, not what happened)
     begun: bool = False  # ... and every such day has come by the dream's day
     shared: bool = False  # it tells of a thing its group shares (judge.shared)
+    thing: frozenset[str] = frozenset()  # ... and the words naming it (shared.thing_words)
 
     @property
     def kind(self) -> str:
@@ -489,7 +498,15 @@ class ExtractiveEngine:
                 else _prior_words(st, names)
             )
             owner = people.canonical(aliases.get(whose_, whose_), links)
-            st.shared = bool(said) and st.subject == owner and shared_thing(said, known)
+            st.shared = bool(said) and shared_thing(said, known)
+            if st.shared and st.subject != owner and hearsay(said):
+                # "王刚：听我爸说生日宴改到家里办了": the teller named is no subject, and
+                # the words name no one: the group's thing, said by the speaker
+                st.subject = owner
+            st.shared = st.shared and st.subject == owner
+            st.thing = thing_words(said) if st.shared else frozenset()
+        if group:
+            _owned_things(out, words)
         out.sort(key=lambda s: (s.day, s.order))
         return out, dropped
 
@@ -1079,6 +1096,8 @@ class ExtractiveEngine:
         if someone_else(said.text, old_said.text, said.subject, self._aliases):
             return PairJudgement(None, 0.0, (), False)  # "Mia: Tom moved": Tom's news
         how = self._judged_change(said, old_said, cosine)
+        if how is None and together and new.thing & old.thing and thing_moved(said, old_said):
+            how = "rules"  # two members on one thing named bare, the newer says it changed
         if how not in RULES and restate.values_again(said.text, old_said.text):
             # what the slot model finds alike and names only the older's values again
             # ("had her first Tuesday swim lesson at 5:30" after "move to Tuesdays at
@@ -1453,10 +1472,31 @@ PERSONAL = ("identity", "work", "health")  # kinds no group shares
 
 
 def _together(new: Statement, old: Statement) -> bool:
-    """Whether two members' shared statements are judged as one subject's (:mod:`shared`)."""
-    if new.kind in PERSONAL or old.kind in PERSONAL:
-        return False  # an age, a job, a health matter: someone's own, however worded
-    return new.shared and old.shared and new.subject != old.subject
+    """Whether two members' shared statements are judged as one subject's (:mod:`shared`).
+    Work is a group's too when both name one thing bare ("周会定在每周一" / "周会改到周二了",
+    "the shop's flour comes from …" / "flour supplier changed …"), not a job."""
+    if not (new.shared and old.shared and new.subject != old.subject):
+        return False
+    one = bool(new.thing & old.thing)
+    for kind in (new.kind, old.kind):
+        if kind in PERSONAL and not (kind == "work" and one):
+            return False  # an age, a job, a health matter: someone's own, however worded
+    return True
+
+
+def _owned_things(statements: list[Statement], words: dict[int, tuple[str, str]]) -> None:
+    """A group's thing named bare ("赵国强说寿宴改到聚贤楼了": :func:`shared.thing_of`) is the
+    one person's whose another line says it is ("老爷子的寿宴定在…", read as 赵老爷子's,
+    not as its speaker's): that person's subject, no longer the group's, when the chat
+    gives the thing one such owner alone."""
+    owned = [st for st in statements if not st.shared and st.subject not in ("user", st.speaker)]
+    for st in statements:
+        thing = thing_of(words.get(id(st), ("", ""))[0]) if st.shared else ""
+        if not thing:
+            continue
+        owners = {o.subject for o in owned if f"的{thing}" in o.text}
+        if len(owners) == 1:
+            st.subject, st.shared = owners.pop(), False
 
 
 def _spoken_words(spoken: Spoken) -> tuple[str, str]:

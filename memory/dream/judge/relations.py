@@ -118,6 +118,7 @@ _OPENER = re.compile(
     r"|(?i:(?:quick\s+)?(?:update|news|fyi|btw|heads up|announcement)\s*[,:!-]\s*)"
     # hearsay: whom what was heard names is whom it is about ("听说陈晨换工作了")
     r"|(?:听说|据说)[，,：:]?\s*|(?i:(?:I\s+|I've\s+|just\s+)?heard(?:\s+that)?,?\s+)"
+    r"|(?i:apparently,?\s+)"
 )
 # A relation's words reported ("老板说…", "my boss said that …"), and their opening pronoun
 # when they are about the relation itself ("妈妈说她下个月去北京").
@@ -152,6 +153,9 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
     opener = _OPENER.match(text)
     if opener and opener.end() < len(text):
         text = text[opener.end() :]
+    heard = _heard(text, names)
+    if heard:
+        return heard
     reported = _REPORTED.match(text)
     if reported and reported.end() < len(text):
         # "The user mentioned Joan's 87th birthday is …": about whom the words name, if
@@ -209,6 +213,50 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
             return "user"  # "Oakwood staff now manage …": a place's staff, no one named
         return (_pair(text, match.group("who"), names) if who != "user" else "") or who
     return "user"
+
+
+# Words told as heard from someone, the teller named ("听我妈说…", worded "听用户的妈说…";
+# "妈妈告诉我…"; "Mum told me …", "Mark told Priya …"): whom they are about is whom what
+# follows names, or the teller when it opens with a third person ("听孙丽说她换工作了").
+_ZH_HEARD = re.compile(
+    r"^(?:听(?P<teller>[^，,：:。！？\s]{1,8}?)(?:说|讲)|"
+    r"(?P<told>[^，,：:。！？\s]{1,8}?)(?:告诉|跟)(?:我|他|她|用户)说?)(?:了)?[，,：:]?\s*"
+)
+_EN_HEARD = re.compile(
+    r"^(?P<teller>(?:(?:[Mm]y|[Oo]ur|[Tt]he user's|[A-Z][a-z]+'s)\s+)?[A-Za-z][\w-]*"
+    r"(?:\s+[A-Z][a-z]+)?)\s+(?:told|tells)\s+(?:me|us|the user|him|her|them|"
+    r"[A-Z][a-z]+)(?:\s+that)?[,:]?\s+"
+)
+_PRONOUN_FIRST = re.compile(r"(?i)^(?:他|她|(?:he|she)\b)")
+
+
+def _heard(text: str, names: frozenset[str]) -> str:
+    """Whom ``text`` is about when (after its speaker's label) it tells what someone said
+    (:data:`_ZH_HEARD`, :data:`_EN_HEARD`): the teller's subject when the words open with
+    "he"/"she"; whom the words name, read as the speaker's (a Chinese teller written
+    "用户的妈" was the speaker's own: the label the wording dropped); the speaker when they
+    name no one ("听王刚的爸说奶奶住院了": 王刚's line). "" when no such frame opens it."""
+    label = _LABEL.match(text)
+    lead = text[: label.end()] if label else ""
+    body = text[len(lead) :]
+    chinese = has_cjk(body[:1])
+    match = (_ZH_HEARD if chinese else _EN_HEARD).match(body)
+    if match is None or match.end() >= len(body):
+        return ""
+    teller = match.group("teller") or match.group("told") if chinese else match.group("teller")
+    if teller.lower() in _NO_NAME or teller.lower() in ("i", "we", "you"):
+        return ""
+    rest = body[match.end() :]
+    if chinese and not lead and ("的" in teller or teller.startswith("用户")):
+        # "听用户的妈说…", "用户妈妈告诉他…": the user's own line, its label dropped
+        lead = ("用户" if teller.startswith("用户") else teller.split("的", 1)[0]) + "："
+    if _PRONOUN_FIRST.match(rest):
+        told = subject_of(lead + teller, names)
+        return told if told != subject_of(lead + "x", names) else ""
+    inner = subject_of(lead + rest, names)
+    if inner != "user" or lead:
+        return inner
+    return ""
 
 
 def _a_name(text: str, names: frozenset[str]) -> bool:
@@ -307,9 +355,11 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
     told = _TOLD.match(body, match.end())
     if told and not _THIRD_PERSON.match(body, told.end()):
         # what a relation said of the speaker ("老板说工资涨到一万五", "Mum said I need a
-        # break") is about whom it names, else the speaker's own
-        inner = subject_of(body[told.end() :], names)
-        return inner if inner != "user" else ""
+        # break") is about whom it names, else the speaker's own; a member's words read
+        # as theirs ("Ben: Dad said Grandpa's dinner …" names Ben's grandpa, not the user's)
+        lead = text[: len(text) - len(body)] if who != "user" else ""
+        inner = subject_of(lead + body[told.end() :], names)
+        return inner if inner not in ("user", who) else ""
     if who != "user" and match.group("cap") and rel not in _OWN_KIN:
         # a member naming a relation bare ("王建国：奶奶83岁了") may speak of one the whole
         # group calls so: whose it is stays the speaker's line, as it was; a child or a
@@ -747,12 +797,17 @@ _TO_NUMBER = re.compile(
 )
 
 
+# A line announcing a change ("change of plan, …", "计划有变", "改主意了").
+_ANNOUNCED = re.compile(r"(?i)\bchange of plans?\b|计划有变|改主意了")
+
+
 @lru_cache(maxsize=50_000)
 def clear_change(text: str) -> bool:
     """Whether ``text`` says that something changed ("改成", "搬到", "no longer", "moved to",
-    "turned 42")."""
+    "turned 42", "change of plan")."""
     return bool(
         CHANGE.search(text)
+        or _ANNOUNCED.search(text)
         or _MOVED.search(text)
         or _changed_to(text)
         or _AGE_REACHED.search(text)
@@ -773,6 +828,14 @@ def former(text: str) -> bool:
 _TAG = re.compile(r"\[[^\]]{1,20}\]")
 
 
+# Adverbs between what changed and the change ("周会已经改到…", "the venue has now moved to"):
+# a closed class, no thing.
+_WHEN_DONE = frozenset(
+    "已经 已 也 都 又 还 就 刚 刚刚 终于 正式 暂时 临时 统一 全部 already now also finally "
+    "officially just".split()
+)
+
+
 def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
     """A change with no topic family in common ("寿宴改到聚贤楼" / "寿宴定在福满楼", "the
     venue moved to X" / "the venue is Y"): the word the change is said of, right before its
@@ -784,6 +847,8 @@ def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
     for match in _CHANGE_TO.finditer(newer.text):
         clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
         words = [w for w in content_words(clause) if w not in STOPWORDS]
+        while words and words[-1].lower() in _WHEN_DONE:
+            words.pop()  # "周会已经改到…": what changed is 周会, not 已经
         if words and len(words[-1]) > 1 and stem(words[-1]) in old_core:
             return True
     return False
@@ -925,6 +990,18 @@ def _said_words(text: str) -> frozenset[str]:
     for run in re.findall(r"[\u4e00-\u9fff]+", plain):
         out |= {run[i : i + n] for n in (1, 2, 3, 4) for i in range(len(run) - n + 1)}
     return frozenset(out)
+
+
+def thing_moved(newer: Said, older: Said) -> bool:
+    """Whether ``newer`` says one thing both name changed and gives it a value ``older``
+    does not name (:func:`clear_change`, :func:`_names_new_value`), no doubt, no value still
+    to come over a present one: asked of two members' lines on one thing each names bare
+    ("周会定在每周一上午十点" / "周会已经改到每周二下午三点了"), whose thing is settled."""
+    if newer.future and not older.future and older.kind != "plan":
+        return False
+    if not clear_change(newer.text) or former(newer.text) or holds(newer.text):
+        return False
+    return _names_new_value(newer.text, older.text) and not confirms(newer.text, older.text)
 
 
 def _names_new_value(newer: str, older: str) -> bool:

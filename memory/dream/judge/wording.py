@@ -78,7 +78,7 @@ _EN_KEEP = frozenset(
     "left felt kept meant met paid put ran sent sat spent stood understood won wrote read "
     "knew began broke chose drove ate fell flew forgot grew hid hit hurt lost rode rose sang "
     "sold shot shut slept spoke stole swam threw woke wore became built lent let set cut quit "
-    "used".split()
+    "used heard held led fed fought hung stuck struck swept wept dealt".split()
 )
 _EN_ADVERB = frozenset(
     "also always never usually often really just still now mostly sometimes only even already "
