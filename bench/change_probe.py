@@ -109,7 +109,7 @@ def table(outcomes: list[Outcome], key: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA, help="the pairs' tsv")
-    parser.add_argument("--half", choices=("even", "odd", "more", "all"), default="all")
+    parser.add_argument("--half", choices=("even", "odd", "more", "news", "all"), default="all")
     parser.add_argument("--part", choices=("tune", "check"), help="every other row only")
     parser.add_argument("--category")
     parser.add_argument("--show", action="store_true", help="print every miss")
@@ -126,7 +126,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as d:
             outcomes.append(run_pair(pair, Path(d)))
     seconds = time.perf_counter() - t0
-    notes = {"even": " (tuned on)", "odd": " (held out)", "more": ""}
+    notes = {"even": " (tuned on)", "odd": " (held out)", "more": "", "news": ""}
     for half in notes:
         mine = [o for o in outcomes if o.pair.half == half]
         if not mine:

@@ -22,6 +22,7 @@ from memory.chatter import is_question
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.judge import single_slots
 from memory.dream.judge.relations import (
+    changed_to,
     clear_change,
     core_words,
     is_future,
@@ -43,6 +44,12 @@ COMMON_KEY = 300  # a key this many clusters share says nothing (as the supersed
 
 # Whether the first statement gives the second's slot a new value (the engine's judgement)
 Changes = Callable[["Statement", "Statement"], bool]
+# Which rule finds the first statement a new value for the second's slot (None: none does)
+Ways = Callable[["Statement", "Statement"], "str | None"]
+# The rules that find a new value in a slot holding one (one's employer, home, job; a turn
+# of what one does or can; another of the same kind; an age): told of one's own thing, a
+# change they find is news however chatty the line reads
+SLOT_WAYS = frozenset({"joined", "slot", "reversal", "sibling", "age"})
 
 
 @lru_cache(maxsize=50_000)
@@ -177,28 +184,39 @@ def _gives_new_value(new: Statement, old: Statement) -> bool:
     return bool(_named(new.text) - _named(old.text) - core_words(old.text) - who)
 
 
+def _news_of_change(new: Statement, old: Statement, way: str) -> bool:
+    """Whether the rule that found ``new`` a change of ``old`` (``way``) tells it whatever
+    the line's chatter: a way of a slot holding one value (:data:`SLOT_WAYS`), or a change
+    said with the new value it names, one ``old`` never says ("终于搬到良渚了哈哈" after "住在
+    杭州西湖区")."""
+    if way in SLOT_WAYS:
+        return True
+    who = subject_words(new.subject) | subject_words(old.subject)
+    return bool(changed_to(new.text) - core_words(old.text) - who)
+
+
 def left_out_news(
-    left_out: list[Statement], kept: list[Statement], changes: Changes
+    left_out: list[Statement], kept: list[Statement], changes: Ways
 ) -> list[Statement]:
     """The statements of ``left_out`` (note lines read as chatter) that give a kept
-    statement's slot a new value (``changes(new, old)``: the engine asks its rules, then
-    its pair judgement; "用户：唉 房租涨到4100了" after "房租每个月3800"): no chatter, since
-    a value changed; kept, they retire the old value as any item does. Only for an older
-    statement said before, never a doubt or another speaker's word against it. A line the
-    classifier finds likelier chatter than :data:`NEWS_WORTH` (below :data:`NEWS_SURE`) is
-    news only told plainly (:func:`_told_plainly`), naming the older's own thing
-    (:func:`_names_its_thing`) and a new value for it (:func:`_gives_new_value`): "用户提到
-    联想小新坏了，新买了一台MacBook Pro" after
-    "用户的电脑是一台联想小新", never "电脑今天有点卡"."""
+    statement's slot a new value (``changes(new, old)``: which of the engine's rules finds
+    it, when its pair judgement retires the older too; "用户：唉 房租涨到4100了" after
+    "房租每个月3800"): no chatter, since a value changed; kept, they retire the old value as
+    any item does. Only for an older statement said before, never a doubt or another
+    speaker's word against it, and only told plainly (:func:`_told_plainly`). A line the
+    classifier finds likelier chatter than :data:`NEWS_WORTH` is news when the rule that
+    found it tells a change by itself (:func:`_news_of_change`: "终于搬到良渚了哈哈"), or,
+    below :data:`NEWS_SURE`, when it names the older's own thing (:func:`_names_its_thing`)
+    and a new value for it (:func:`_gives_new_value`): "用户提到联想小新坏了，新买了一台
+    MacBook Pro" after "用户的电脑是一台联想小新", never "电脑今天有点卡"."""
     index = _index(kept, lambda st: st)
     spread = Counter(w for st in kept for w in core_words(st.text))
     out: list[Statement] = []
     for st in left_out:
-        if st.prior is not None or st.chatter >= NEWS_SURE:
-            continue
-        if not _told_plainly(st):
+        if st.prior is not None or not _told_plainly(st):
             continue  # no news: a question, a plan, what held one day ("今天称了78公斤")
-        plain = st.chatter >= NEWS_WORTH  # only plain news of the older's own thing
+        plain = st.chatter >= NEWS_WORTH  # only news a rule tells, or of the older's thing
+        band = st.chatter < NEWS_SURE
         side = Side(st.text, st.day, _speakers(st))
         aimed = GOAL.search(st.text) is not None  # once a line, not once a pair
         for older in _sharing(index, st):
@@ -206,10 +224,13 @@ def left_out_news(
                 continue
             if aimed and not GOAL.search(older.text):
                 continue  # a value aimed for ("争取7分") leaves the one held
-            if plain and not (_names_its_thing(st, older, spread) and _gives_new_value(st, older)):
+            way = changes(st, older)
+            if way is None:
                 continue
-            if not changes(st, older):
-                continue
+            if plain and not _news_of_change(st, older, way):
+                named = _names_its_thing(st, older, spread) and _gives_new_value(st, older)
+                if not (band and named):
+                    continue
             if verdict(side, Side(older.text, older.day, _speakers(older))) == "open":
                 continue
             out.append(st)

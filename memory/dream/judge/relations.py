@@ -686,6 +686,11 @@ def _changed_to(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def changed_to(text: str) -> frozenset[str]:
+    """The words of the new values ``text`` says a change to ("改喝乌龙茶", "搬到良渚")."""
+    return _changed_to(text)
+
+
 @lru_cache(maxsize=50_000)
 def _change_clauses(text: str) -> str:
     """The clauses of ``text`` that name a change's new value (:data:`_CHANGE_TO`), with the
@@ -1155,6 +1160,7 @@ __all__ = [
     "Said",
     "alias_of",
     "aliased",
+    "changed_to",
     "features",
     "replaces",
     "same_fact",
