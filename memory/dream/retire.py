@@ -27,6 +27,7 @@ from memory.dream.judge.relations import (
     core_words,
     is_future,
     one_day,
+    other_thing_changed,
     subject_words,
 )
 from memory.dream.judge.slots import GOAL, typed_values
@@ -46,10 +47,11 @@ COMMON_KEY = 300  # a key this many clusters share says nothing (as the supersed
 Changes = Callable[["Statement", "Statement"], bool]
 # Which rule finds the first statement a new value for the second's slot (None: none does)
 Ways = Callable[["Statement", "Statement"], "str | None"]
-# The rules that find a new value in a slot holding one (one's employer, home, job; a turn
-# of what one does or can; another of the same kind; an age): told of one's own thing, a
-# change they find is news however chatty the line reads
-SLOT_WAYS = frozenset({"joined", "slot", "reversal", "sibling", "age"})
+# The rules that find a new value in a slot holding one (one's employer, home, job) and
+# those that find a turn of what one does or can, another of the same kind, an age: a
+# change they find is news however chatty the line reads (:func:`_news_of_change`)
+SLOT_WAYS = frozenset({"joined", "slot"})
+TURN_WAYS = frozenset({"reversal", "sibling", "age"})
 
 
 @lru_cache(maxsize=50_000)
@@ -186,9 +188,19 @@ def _gives_new_value(new: Statement, old: Statement) -> bool:
 
 def _news_of_change(new: Statement, old: Statement, way: str) -> bool:
     """Whether the rule that found ``new`` a change of ``old`` (``way``) tells it whatever
-    the line's chatter: a way of a slot holding one value (:data:`SLOT_WAYS`), or a change
-    said with the new value it names, one ``old`` never says ("终于搬到良渚了哈哈" after "住在
-    杭州西湖区")."""
+    the line's chatter: told of no one day (an event of the moment: "今天把沙发搬到阳台了"),
+    no other thing than ``old``'s moved (:func:`other_thing_changed`), and the new value
+    is of a slot holding one value that both statements fill (:func:`single_slots.slots`:
+    where one lives, works, one's shift), given by a slot's rule or named by a change
+    ("终于搬到良渚了哈哈" after "住在杭州西湖区"; never "手机壳换成蓝色的了" after "手机是
+    iPhone 12"), or a turn of what one does or can, another of the same kind or an age
+    (:data:`TURN_WAYS`)."""
+    if one_day(new.text) or other_thing_changed(new.said(), old.said()):
+        return False
+    if way in TURN_WAYS:
+        return True
+    if not single_slots.slots(new.text) & single_slots.slots(old.text):
+        return False
     if way in SLOT_WAYS:
         return True
     who = subject_words(new.subject) | subject_words(old.subject)
