@@ -221,7 +221,11 @@ def left_out_news(
     below :data:`NEWS_SURE`, when it names the older's own thing (:func:`_names_its_thing`)
     and a new value for it (:func:`_gives_new_value`): "用户提到联想小新坏了，新买了一台
     MacBook Pro" after "用户的电脑是一台联想小新", never "电脑今天有点卡"."""
-    index = _index(kept, lambda st: st)
+    # a left-out line that held a value (:data:`WORTH_JUDGING`) is an older too: news of a
+    # change is news whether or not its older was read as chatter ("用户单身" / "我脱单了")
+    held = [st for st in left_out if st.prior is None and st.chatter < WORTH_JUDGING]
+    index = _index(kept + held, lambda st: st)
+    unkept = {id(st) for st in held}
     spread = Counter(w for st in kept for w in core_words(st.text))
     out: list[Statement] = []
     for st in left_out:
@@ -229,19 +233,21 @@ def left_out_news(
             continue  # no news: a question, a plan, what held one day ("今天称了78公斤")
         plain = st.chatter >= NEWS_WORTH  # only news a rule tells, or of the older's thing
         band = st.chatter < NEWS_SURE
+        if not band and one_day(st.text):
+            continue  # only a rule's news (:func:`_news_of_change`), never of one day
         side = Side(st.text, st.day, _speakers(st))
         aimed = GOAL.search(st.text) is not None  # once a line, not once a pair
         for older in _sharing(index, st):
-            if (older.day, older.order) >= (st.day, st.order):
+            if older is st or (older.day, older.order) >= (st.day, st.order):
                 continue
             if aimed and not GOAL.search(older.text):
                 continue  # a value aimed for ("争取7分") leaves the one held
             way = changes(st, older)
             if way is None:
                 continue
-            if plain and not _news_of_change(st, older, way):
+            if (plain or id(older) in unkept) and not _news_of_change(st, older, way):
                 named = _names_its_thing(st, older, spread) and _gives_new_value(st, older)
-                if not (band and named):
+                if not (band and named and id(older) not in unkept):
                     continue
             if verdict(side, Side(older.text, older.day, _speakers(older))) == "open":
                 continue
