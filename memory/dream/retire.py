@@ -18,7 +18,7 @@ from datetime import timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
-from memory.chatter import is_question
+from memory.chatter import is_question, is_transient
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.judge import single_slots
 from memory.dream.judge.relations import (
@@ -134,12 +134,21 @@ def left_out_olds(
     return out
 
 
+# A question asked inside a line, with no question mark: one of two ways ("会不会更便宜"),
+# "wondering whether/if"
+_ASKS = re.compile(
+    r"(会不会|是不是|要不要|能不能|可不可以|该不该|好不好|行不行|有没有|"
+    r"算不算)|(?i:\b(?:wonder(?:s|ed|ing)?|not sure|unsure) (?:whether|if)\b)"
+)
+
+
 def _told_plainly(st: Statement) -> bool:
-    """Whether ``st`` tells a state as it now is: no question ("要不要换台MacBook Pro？"), no
-    doubt, no plan ("rating will tank"), nothing of one day only ("电脑今天有点卡") unless it
-    says a change."""
+    """Whether ``st`` tells a state as it now is: no question ("要不要换台MacBook Pro？", "用户
+    问搬到昌平会不会更便宜": :func:`chatter.is_transient`, :data:`_ASKS`), no doubt, no plan
+    ("rating will tank"), nothing of one day only ("电脑今天有点卡") unless it says a
+    change."""
     text = st.text
-    if is_question(text) or doubts(text):
+    if is_question(text) or is_transient(text) or _ASKS.search(text) or doubts(text):
         return False
     if st.kind == "plan" or is_future(text):
         return False
