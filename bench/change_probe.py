@@ -7,10 +7,13 @@ MEMORY.md item cites the old day and the archive holds the old line as supersede
 ``keep`` row is wrongly retired when the archive holds it as superseded. Group rows are
 speaker-prefixed lines as the group notes write them.
 
-Usage: ``python bench/change_probe.py [--data PATH] [--half even|odd|more|all] [--part tune|check]
-[--category NAME] [--show]``; ``--show`` prints every miss with the MEMORY.md it left.
+Usage: ``python bench/change_probe.py [--data PATH] [--half even|odd|more|news|all]
+[--part tune|check] [--category NAME] [--show]``; ``--show`` prints every miss with the
+MEMORY.md it left.
 ``--data bench/data/judge/change_probe_more.tsv`` runs the second set (half ``more``, written
-apart from the first); ``--part`` takes every other two rows of the file (``tune``: rows 1-2,
+apart from the first); ``--data bench/data/judge/change_probe_news.tsv --half news`` the
+news of a change told as chatter ("终于搬到良渚了哈哈") beside chatter sharing its topic (round
+27, our own); ``--part`` takes every other two rows of the file (``tune``: rows 1-2,
 5-6, ...; ``check``: rows 3-4, 7-8, ...), so half a set can be kept aside.
 """
 
