@@ -229,7 +229,10 @@ def left_out_news(
     found it tells a change by itself (:func:`_news_of_change`: "终于搬到良渚了哈哈"), or,
     below :data:`NEWS_SURE`, when it names the older's own thing (:func:`_names_its_thing`)
     and a new value for it (:func:`_gives_new_value`): "用户提到联想小新坏了，新买了一台
-    MacBook Pro" after "用户的电脑是一台联想小新", never "电脑今天有点卡"."""
+    MacBook Pro" after "用户的电脑是一台联想小新", never "电脑今天有点卡". An older left out
+    too, that held a value (below :data:`WORTH_JUDGING`), is changed only by a rule's news
+    ("哈哈我脱单了！" after "用户单身"); the older then goes to the archive by
+    :func:`left_out_olds`."""
     # a left-out line that held a value (:data:`WORTH_JUDGING`) is an older too: news of a
     # change is news whether or not its older was read as chatter ("用户单身" / "我脱单了")
     held = [st for st in left_out if st.prior is None and st.chatter < WORTH_JUDGING]
@@ -255,8 +258,9 @@ def left_out_news(
             if way is None:
                 continue
             if (plain or id(older) in unkept) and not _news_of_change(st, older, way):
-                named = _names_its_thing(st, older, spread) and _gives_new_value(st, older)
-                if not (band and named and id(older) not in unkept):
+                if id(older) in unkept or not band:
+                    continue  # of an older read as chatter, or sure chatter: a rule's news only
+                if not (_names_its_thing(st, older, spread) and _gives_new_value(st, older)):
                     continue
             if verdict(side, Side(older.text, older.day, _speakers(older))) == "open":
                 continue
