@@ -30,6 +30,7 @@ from memory.dream.judge.relations import (
     other_thing_changed,
     subject_words,
 )
+from memory.dream.judge.reversal import others_named
 from memory.dream.judge.slots import GOAL, typed_values
 from memory.dream.similarity import features
 from memory.provenance import ref_lines
@@ -198,21 +199,22 @@ def _gives_new_value(new: Statement, old: Statement) -> bool:
 def _news_of_change(new: Statement, old: Statement, way: str) -> bool:
     """Whether the rule that found ``new`` a change of ``old`` (``way``) tells it whatever
     the line's chatter: told of no one day (an event of the moment: "今天把沙发搬到阳台了"),
-    no other thing than ``old``'s moved (:func:`other_thing_changed`), and the new value
-    is of a slot holding one value that both statements fill (:func:`single_slots.slots`:
-    where one lives, works, one's shift), given by a slot's rule or named by a change
-    ("终于搬到良渚了哈哈" after "住在杭州西湖区"; never "手机壳换成蓝色的了" after "手机是
-    iPhone 12"), or a turn of what one does or can, another of the same kind or an age
-    (:data:`TURN_WAYS`)."""
+    no other thing than ``old``'s moved (:func:`other_thing_changed`), no one ``old`` does
+    not name (:func:`reversal.others_named`: "表姐订婚了"), and a new value of a
+    slot holding one value: found by a slot's rule (:data:`SLOT_WAYS`: "Sam and I broke
+    up" after "dating Sam"), or named by a change where both statements fill such a slot
+    (:func:`single_slots.slots`: "终于搬到良渚了哈哈" after "住在杭州西湖区"; never "手机壳
+    换成蓝色的了" after "手机是iPhone 12"); or a turn of what one does or can, another of
+    the same kind or an age (:data:`TURN_WAYS`)."""
     if one_day(new.text) or other_thing_changed(new.said(), old.said()):
         return False
-    if way in TURN_WAYS:
+    who = subject_words(new.subject) | subject_words(old.subject)
+    if others_named(new.text) - others_named(old.text) - who:
+        return False  # someone else's news ("表姐订婚了", "my sister moved to York")
+    if way in SLOT_WAYS or way in TURN_WAYS:
         return True
     if not single_slots.slots(new.text) & single_slots.slots(old.text):
         return False
-    if way in SLOT_WAYS:
-        return True
-    who = subject_words(new.subject) | subject_words(old.subject)
     return bool(changed_to(new.text) - core_words(old.text) - who)
 
 

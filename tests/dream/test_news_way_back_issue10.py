@@ -67,3 +67,15 @@ def test_chatter_that_shares_the_topic_stays_out() -> None:
     member = _statement("王芳：我搬到重庆了哈哈，房子好大", 9, 9, chatter=SURE)
     member.subject = member.speaker = "王芳"
     assert _news([member], [chengdu]) == []
+
+
+def test_a_stage_with_a_partner_told_as_chatter_is_news() -> None:
+    dating = _statement("The user is dating Sam", 3, 4)
+    over = _statement("ugh Sam and I broke up, whatever lol", 9, 2, chatter=SURE)
+    assert _news([over], [dating]) == [over.text]
+    love = _statement("用户和小李在谈恋爱", 3, 5)
+    engaged = _statement("用户：哈哈和小李订婚了！", 9, 3, chatter=BAND)
+    assert _news([engaged], [love]) == [engaged.text]
+    # another's stage is no news of the user's
+    cousin = _statement("用户：哈哈表姐订婚了！", 9, 4, chatter=BAND)
+    assert _news([cousin], [love]) == []
