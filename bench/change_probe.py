@@ -7,10 +7,15 @@ MEMORY.md item cites the old day and the archive holds the old line as supersede
 ``keep`` row is wrongly retired when the archive holds it as superseded. Group rows are
 speaker-prefixed lines as the group notes write them.
 
-Usage: ``python bench/change_probe.py [--data PATH] [--half even|odd|more|all] [--part tune|check]
-[--category NAME] [--show]``; ``--show`` prints every miss with the MEMORY.md it left.
+Usage: ``python bench/change_probe.py [--data PATH] [--half even|odd|more|group|news|all]
+[--part tune|check] [--category NAME] [--show]``; ``--show`` prints every miss with the
+MEMORY.md it left.
 ``--data bench/data/judge/change_probe_more.tsv`` runs the second set (half ``more``, written
-apart from the first); ``--part`` takes every other two rows of the file (``tune``: rows 1-2,
+apart from the first); ``--data bench/data/judge/change_probe_news.tsv --half news`` the
+news of a change told as chatter ("终于搬到良渚了哈哈") beside chatter sharing its topic (round
+27, our own); ``--data bench/data/judge/change_probe_group.tsv --half group`` a group's
+shared things changed by another member and facts told as heard (round 27, our own);
+``--part`` takes every other two rows of the file (``tune``: rows 1-2,
 5-6, ...; ``check``: rows 3-4, 7-8, ...), so half a set can be kept aside.
 """
 
@@ -109,7 +114,9 @@ def table(outcomes: list[Outcome], key: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA, help="the pairs' tsv")
-    parser.add_argument("--half", choices=("even", "odd", "more", "group", "all"), default="all")
+    parser.add_argument(
+        "--half", choices=("even", "odd", "more", "group", "news", "all"), default="all"
+    )
     parser.add_argument("--part", choices=("tune", "check"), help="every other row only")
     parser.add_argument("--category")
     parser.add_argument("--show", action="store_true", help="print every miss")
@@ -126,7 +133,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as d:
             outcomes.append(run_pair(pair, Path(d)))
     seconds = time.perf_counter() - t0
-    notes = {"even": " (tuned on)", "odd": " (held out)", "more": "", "group": ""}
+    notes = {"even": " (tuned on)", "odd": " (held out)", "more": "", "group": "", "news": ""}
     for half in notes:
         mine = [o for o in outcomes if o.pair.half == half]
         if not mine:

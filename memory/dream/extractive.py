@@ -1131,13 +1131,16 @@ class ExtractiveEngine:
         addition, :func:`_adds`)."""
         return not _adds(new.text) and self._judge_statements(new, old, _cosine(new, old)).retires
 
-    def _changed_by_rules(self, new: Statement, old: Statement) -> bool:
-        """Whether the rules find ``new`` a new value for ``old``'s slot and the pair
-        judgement retires ``old`` (what a left-out line must show to be kept)."""
+    def _changed_by_rules(self, new: Statement, old: Statement) -> str | None:
+        """Which rule (:meth:`_rules_way`, the strict ones) finds ``new`` a new value for
+        ``old``'s slot when the pair judgement retires ``old`` (what a left-out line must
+        show to be kept), else None."""
         cosine = _cosine(new, old)
         if _adds(new.text) or self._judged_change(new.said(), old.said(), cosine) != "rules":
-            return False  # asked first: most left-out lines change nothing
-        return self._judge_statements(new, old, cosine).retires
+            return None  # asked first: most left-out lines change nothing
+        if not self._judge_statements(new, old, cosine).retires:
+            return None
+        return self._rules_way(new.said(), old.said(), cosine, loose=False)
 
     def _grounded(self, part: Split, older: Cluster) -> bool:
         """Whether the lines ``older`` cites support both halves of ``part`` (a clause
@@ -1232,31 +1235,41 @@ class ExtractiveEngine:
     def _rules_change(
         newer: Said, older: Said, cosine: float | None = None, *, loose: bool = True
     ) -> bool:
+        return ExtractiveEngine._rules_way(newer, older, cosine, loose=loose) is not None
+
+    @staticmethod
+    def _rules_way(
+        newer: Said, older: Said, cosine: float | None = None, *, loose: bool = True
+    ) -> str | None:
+        """Which rule finds ``newer`` a new value for ``older``'s slot (:data:`WAYS`), or
+        None."""
         if confirms(newer.text, older.text):
-            return False  # "搬到滨江区", then "现在住滨江区江南大道": the move went on
+            return None  # "搬到滨江区", then "现在住滨江区江南大道": the move went on
         if _joined(newer, older):
-            return True  # "到华泰证券报到了，还是八点半上班": a new employer from that day
+            return "joined"  # "到华泰证券报到了，还是八点半上班": a new employer from that day
         if holds(newer.text):
-            return False  # "still on 10mg", "还是住浦东": the value holds
+            return None  # "still on 10mg", "还是住浦东": the value holds
         if replaces(newer, older, cosine, loose=loose):
-            return True
+            return "replaces"
         if newer.subject != older.subject:
-            return False
+            return None
         if _age_grown(newer, older):
-            return True  # "生日！30了" after "今年29": an age said on its day holds from then
+            return "age"  # "生日！30了" after "今年29": an age said on its day holds from then
         if one_day(newer.text) and not clear_change(newer.text) and not _in_effect(newer):
-            return False  # what happened on a day ("11月8日全家在成都吃饭") moves no one
+            return None  # what happened on a day ("11月8日全家在成都吃饭") moves no one
         if single_slots.at_subject(newer.text, subject_words(newer.subject)):
-            return False  # "奶奶住在王建国家" tells of 奶奶, not of 王建国's home
+            return None  # "奶奶住在王建国家" tells of 奶奶, not of 王建国's home
         if _slot_swapped(newer, older):
-            return True  # 在大疆做硬件工程师 / 在小鹏做硬件测试: one employer at a time
+            return "slot"  # 在大疆做硬件工程师 / 在小鹏做硬件测试: one employer at a time
         if newer.future and not older.future and older.kind != "plan":
-            return False  # a value still to come leaves the present one ("1月起涨到4800")
+            return None  # a value still to come leaves the present one ("1月起涨到4800")
         if reversal.reverses(newer.text, older.text, whose(newer, older)):
-            return True  # "现在特别能吃辣" turns "不吃辣"; "腰已经不疼了" ends "腰椎间盘突出"
+            return "reversal"  # "现在特别能吃辣" turns "不吃辣"; "腰已经不疼了" ends "腰椎间盘突出"
         if sibling_changed(newer.text, older.text) and not is_future(newer.text):
-            return True  # "改吃氨氯地平" after "吃一片硝苯地平": another of the same kind
-        return swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2)
+            return "sibling"  # "改吃氨氯地平" after "吃一片硝苯地平": another of the same kind
+        if swapped_value(newer.text, older.text, exclusive=1 if doubts(newer.text) else 2):
+            return "value"
+        return None
 
     @staticmethod
     def _learned_change(newer: Said, older: Said, cosine: float | None = None) -> bool:

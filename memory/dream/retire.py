@@ -18,16 +18,19 @@ from datetime import timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
-from memory.chatter import is_question
+from memory.chatter import is_question, is_transient
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.judge import single_slots
 from memory.dream.judge.relations import (
+    changed_to,
     clear_change,
     core_words,
     is_future,
     one_day,
+    other_thing_changed,
     subject_words,
 )
+from memory.dream.judge.reversal import others_named
 from memory.dream.judge.slots import GOAL, typed_values
 from memory.dream.similarity import features
 from memory.provenance import ref_lines
@@ -43,6 +46,13 @@ COMMON_KEY = 300  # a key this many clusters share says nothing (as the supersed
 
 # Whether the first statement gives the second's slot a new value (the engine's judgement)
 Changes = Callable[["Statement", "Statement"], bool]
+# Which rule finds the first statement a new value for the second's slot (None: none does)
+Ways = Callable[["Statement", "Statement"], "str | None"]
+# The rules that find a new value in a slot holding one (one's employer, home, job) and
+# those that find a turn of what one does or can, another of the same kind, an age: a
+# change they find is news however chatty the line reads (:func:`_news_of_change`)
+SLOT_WAYS = frozenset({"joined", "slot"})
+TURN_WAYS = frozenset({"reversal", "sibling", "age"})
 
 
 @lru_cache(maxsize=50_000)
@@ -125,12 +135,21 @@ def left_out_olds(
     return out
 
 
+# A question asked inside a line, with no question mark: one of two ways ("会不会更便宜"),
+# "wondering whether/if"
+_ASKS = re.compile(
+    r"(会不会|是不是|要不要|能不能|可不可以|该不该|好不好|行不行|有没有|"
+    r"算不算)|(?i:\b(?:wonder(?:s|ed|ing)?|not sure|unsure) (?:whether|if)\b)"
+)
+
+
 def _told_plainly(st: Statement) -> bool:
-    """Whether ``st`` tells a state as it now is: no question ("要不要换台MacBook Pro？"), no
-    doubt, no plan ("rating will tank"), nothing of one day only ("电脑今天有点卡") unless it
-    says a change."""
+    """Whether ``st`` tells a state as it now is: no question ("要不要换台MacBook Pro？", "用户
+    问搬到昌平会不会更便宜": :func:`chatter.is_transient`, :data:`_ASKS`), no doubt, no plan
+    ("rating will tank"), nothing of one day only ("电脑今天有点卡") unless it says a
+    change."""
     text = st.text
-    if is_question(text) or doubts(text):
+    if is_question(text) or is_transient(text) or _ASKS.search(text) or doubts(text):
         return False
     if st.kind == "plan" or is_future(text):
         return False
@@ -177,39 +196,74 @@ def _gives_new_value(new: Statement, old: Statement) -> bool:
     return bool(_named(new.text) - _named(old.text) - core_words(old.text) - who)
 
 
+def _news_of_change(new: Statement, old: Statement, way: str) -> bool:
+    """Whether the rule that found ``new`` a change of ``old`` (``way``) tells it whatever
+    the line's chatter: told of no one day (an event of the moment: "今天把沙发搬到阳台了"),
+    no other thing than ``old``'s moved (:func:`other_thing_changed`), no one ``old`` does
+    not name (:func:`reversal.others_named`: "表姐订婚了"), and a new value of a
+    slot holding one value: found by a slot's rule (:data:`SLOT_WAYS`: "Sam and I broke
+    up" after "dating Sam"), or named by a change where both statements fill such a slot
+    (:func:`single_slots.slots`: "终于搬到良渚了哈哈" after "住在杭州西湖区"; never "手机壳
+    换成蓝色的了" after "手机是iPhone 12"); or a turn of what one does or can, another of
+    the same kind or an age (:data:`TURN_WAYS`)."""
+    if one_day(new.text) or other_thing_changed(new.said(), old.said()):
+        return False
+    who = subject_words(new.subject) | subject_words(old.subject)
+    if others_named(new.text) - others_named(old.text) - who:
+        return False  # someone else's news ("表姐订婚了", "my sister moved to York")
+    if way in SLOT_WAYS or way in TURN_WAYS:
+        return True
+    if not single_slots.slots(new.text) & single_slots.slots(old.text):
+        return False
+    return bool(changed_to(new.text) - core_words(old.text) - who)
+
+
 def left_out_news(
-    left_out: list[Statement], kept: list[Statement], changes: Changes
+    left_out: list[Statement], kept: list[Statement], changes: Ways
 ) -> list[Statement]:
     """The statements of ``left_out`` (note lines read as chatter) that give a kept
-    statement's slot a new value (``changes(new, old)``: the engine asks its rules, then
-    its pair judgement; "用户：唉 房租涨到4100了" after "房租每个月3800"): no chatter, since
-    a value changed; kept, they retire the old value as any item does. Only for an older
-    statement said before, never a doubt or another speaker's word against it. A line the
-    classifier finds likelier chatter than :data:`NEWS_WORTH` (below :data:`NEWS_SURE`) is
-    news only told plainly (:func:`_told_plainly`), naming the older's own thing
-    (:func:`_names_its_thing`) and a new value for it (:func:`_gives_new_value`): "用户提到
-    联想小新坏了，新买了一台MacBook Pro" after
-    "用户的电脑是一台联想小新", never "电脑今天有点卡"."""
-    index = _index(kept, lambda st: st)
+    statement's slot a new value (``changes(new, old)``: which of the engine's rules finds
+    it, when its pair judgement retires the older too; "用户：唉 房租涨到4100了" after
+    "房租每个月3800"): no chatter, since a value changed; kept, they retire the old value as
+    any item does. Only for an older statement said before, never a doubt or another
+    speaker's word against it, and only told plainly (:func:`_told_plainly`). A line the
+    classifier finds likelier chatter than :data:`NEWS_WORTH` is news when the rule that
+    found it tells a change by itself (:func:`_news_of_change`: "终于搬到良渚了哈哈"), or,
+    below :data:`NEWS_SURE`, when it names the older's own thing (:func:`_names_its_thing`)
+    and a new value for it (:func:`_gives_new_value`): "用户提到联想小新坏了，新买了一台
+    MacBook Pro" after "用户的电脑是一台联想小新", never "电脑今天有点卡". An older left out
+    too, that held a value (below :data:`WORTH_JUDGING`), is changed only by a rule's news
+    ("哈哈我脱单了！" after "用户单身"); the older then goes to the archive by
+    :func:`left_out_olds`."""
+    # a left-out line that held a value (:data:`WORTH_JUDGING`) is an older too: news of a
+    # change is news whether or not its older was read as chatter ("用户单身" / "我脱单了")
+    held = [st for st in left_out if st.prior is None and st.chatter < WORTH_JUDGING]
+    index = _index(kept + held, lambda st: st)
+    unkept = {id(st) for st in held}
     spread = Counter(w for st in kept for w in core_words(st.text))
     out: list[Statement] = []
     for st in left_out:
-        if st.prior is not None or st.chatter >= NEWS_SURE:
-            continue
-        if not _told_plainly(st):
+        if st.prior is not None or not _told_plainly(st):
             continue  # no news: a question, a plan, what held one day ("今天称了78公斤")
-        plain = st.chatter >= NEWS_WORTH  # only plain news of the older's own thing
+        plain = st.chatter >= NEWS_WORTH  # only news a rule tells, or of the older's thing
+        band = st.chatter < NEWS_SURE
+        if not band and one_day(st.text):
+            continue  # only a rule's news (:func:`_news_of_change`), never of one day
         side = Side(st.text, st.day, _speakers(st))
         aimed = GOAL.search(st.text) is not None  # once a line, not once a pair
         for older in _sharing(index, st):
-            if (older.day, older.order) >= (st.day, st.order):
+            if older is st or (older.day, older.order) >= (st.day, st.order):
                 continue
             if aimed and not GOAL.search(older.text):
                 continue  # a value aimed for ("争取7分") leaves the one held
-            if plain and not (_names_its_thing(st, older, spread) and _gives_new_value(st, older)):
+            way = changes(st, older)
+            if way is None:
                 continue
-            if not changes(st, older):
-                continue
+            if (plain or id(older) in unkept) and not _news_of_change(st, older, way):
+                if id(older) in unkept or not band:
+                    continue  # of an older read as chatter, or sure chatter: a rule's news only
+                if not (_names_its_thing(st, older, spread) and _gives_new_value(st, older)):
+                    continue
             if verdict(side, Side(older.text, older.day, _speakers(older))) == "open":
                 continue
             out.append(st)

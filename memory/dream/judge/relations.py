@@ -744,6 +744,11 @@ def _changed_to(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def changed_to(text: str) -> frozenset[str]:
+    """The words of the new values ``text`` says a change to ("改喝乌龙茶", "搬到良渚")."""
+    return _changed_to(text)
+
+
 @lru_cache(maxsize=50_000)
 def _change_clauses(text: str) -> str:
     """The clauses of ``text`` that name a change's new value (:data:`_CHANGE_TO`), with the
@@ -879,7 +884,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     # "陈静搬家了，搬到福田了，周凯公司在福田" moves a home, whatever else the line says)
     families = features(_change_clauses(newer.text)).families & features(older.text).families
     fresh = bool(target) and not plans and not target & old_core
-    if fresh and (_added(newer.text) or (families and _other_thing_changed(newer, older))):
+    if fresh and (_added(newer.text) or (families and other_thing_changed(newer, older))):
         return False  # "也开始喝乌龙茶" adds a drink; "把公司搬到苏州" moves no home
     if fresh and (families or _changed_thing(newer, older, target)):
         return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"; "寿宴改到聚贤楼" the venue
@@ -1116,7 +1121,7 @@ def _added(text: str) -> bool:
     return bool(_ADDED.search(text))
 
 
-def _other_thing_changed(newer: Said, older: Said) -> bool:
+def other_thing_changed(newer: Said, older: Said) -> bool:
     """The word right before a change names a thing of another topic family than the older's
     ("把公司搬到苏州" / "住在上海浦东", "her office moved to Dallas" / "lives in Austin"), or,
     after 把, a thing the older does not name: another thing moved, the older's value holds."""
@@ -1308,7 +1313,9 @@ __all__ = [
     "Said",
     "alias_of",
     "aliased",
+    "changed_to",
     "features",
+    "other_thing_changed",
     "replaces",
     "same_fact",
     "subject_of",

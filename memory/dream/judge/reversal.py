@@ -185,6 +185,16 @@ _ZH_OTHERS = re.compile(
     + "".join(w for w in _PEOPLE if not w.isascii() and len(w) == 1)
     + "]"
 )
+
+
+def others_named(text: str) -> frozenset[str]:
+    """The people around a subject ``text`` names (:data:`_PEOPLE`: relatives, neighbours,
+    classmates…), but a partner (the value of one's own stage: "有女朋友了"), lower-cased."""
+    found = {m.group(0).lower() for m in _EN_OTHERS.finditer(text)}
+    found |= {m.group(0) for m in _ZH_OTHERS.finditer(text)}
+    return frozenset(w for w in found if REL_OF.get(w) != "partner")
+
+
 # A clause opening with someone or something other than its subject ("the kids eat pork
 # now", "the gym now opens at 6", "Barclays closed the branch"): what it tells is theirs.
 _EN_OPENER = re.compile(
@@ -521,4 +531,4 @@ def reverses(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     )
 
 
-__all__ = ["closed", "healed", "quit_job", "reverses", "turned"]
+__all__ = ["closed", "healed", "others_named", "quit_job", "reverses", "turned"]
