@@ -4,19 +4,14 @@ Examples of this file's own."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from memory.daily_notes import append_section
-from memory.dream import DreamOptions, run_dream
 from memory.dream.judge.shared import reported, shared_thing
-from memory.memory_file import parse_archive, parse_memory
 from memory.paths import MemoryRoot
+from tests.dream.two_days import group_dream
 
-ZONE = ZoneInfo("Asia/Shanghai")
 MEMBERS = frozenset({"Priya", "Owen", "Lena", "陈晨", "李想"})
 
 
@@ -61,17 +56,10 @@ FIRST = [
 ]
 
 
-def _dream(root: MemoryRoot, later: list[str], first: list[str] = FIRST) -> tuple[list, list]:
-    for day, lines in ((2, first), (6, later)):
-        now = datetime(2026, 3, day, 21, 0, tzinfo=ZONE)
-        append_section(root, "Trimmed Context", lines, now=now)
-    options = DreamOptions(days=10, engine="extractive", max_items=30)
-    report = run_dream(root, options, model=None, now=datetime(2026, 3, 9, 23, 58, tzinfo=ZONE))
-    assert report.status == "done", report.reason
-    items = [i.text for i in parse_memory(root.memory_md.read_text("utf-8")).generated]
-    path = root.path / "memory" / "archive.md"
-    archive = parse_archive(path.read_text("utf-8")) if path.exists() else []
-    return items, [a.text for a in archive if a.reason == "superseded"]
+def _dream(
+    root: MemoryRoot, later: list[str], first: list[str] = FIRST
+) -> tuple[list[str], list[str]]:
+    return group_dream(root, first, later)
 
 
 def test_another_member_moves_the_groups_practice(root: MemoryRoot) -> None:

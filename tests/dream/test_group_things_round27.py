@@ -5,20 +5,15 @@ one kind stay apart (:mod:`judge.shared`). Examples of this file's own."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from memory.daily_notes import append_section
-from memory.dream import DreamOptions, run_dream
 from memory.dream.judge.relations import Said, subject_of, thing_moved
 from memory.dream.judge.shared import hearsay, shared_thing, thing_of, thing_words
-from memory.memory_file import parse_archive, parse_memory
 from memory.paths import MemoryRoot
+from tests.dream.two_days import group_dream
 
-ZONE = ZoneInfo("Asia/Shanghai")
 MEMBERS = frozenset({"王芳", "李强", "刘洋", "Priya", "Owen"})
 
 
@@ -80,17 +75,8 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MemoryRoot:
     return MemoryRoot.at(tmp_path / "root")
 
 
-def _dream(root: MemoryRoot, first: list[str], later: list[str]) -> tuple[list, list]:
-    for day, lines in ((2, first), (6, later)):
-        now = datetime(2026, 3, day, 21, 0, tzinfo=ZONE)
-        append_section(root, "Trimmed Context", lines, now=now)
-    options = DreamOptions(days=10, engine="extractive", max_items=30)
-    report = run_dream(root, options, model=None, now=datetime(2026, 3, 9, 23, 58, tzinfo=ZONE))
-    assert report.status == "done", report.reason
-    items = [i.text for i in parse_memory(root.memory_md.read_text("utf-8")).generated]
-    path = root.path / "memory" / "archive.md"
-    archive = parse_archive(path.read_text("utf-8")) if path.exists() else []
-    return items, [a.text for a in archive if a.reason == "superseded"]
+def _dream(root: MemoryRoot, first: list[str], later: list[str]) -> tuple[list[str], list[str]]:
+    return group_dream(root, first, later)
 
 
 def test_another_member_moves_the_weekly_meeting(root: MemoryRoot) -> None:

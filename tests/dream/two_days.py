@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from memory.daily_notes import append_section
 from memory.dream import DreamOptions, run_dream
-from memory.memory_file import parse_memory
+from memory.memory_file import parse_archive, parse_memory
 from memory.paths import MemoryRoot
 
 ZONE = ZoneInfo("Asia/Shanghai")
@@ -47,3 +47,21 @@ def dream_cited(
     assert report.status == "done", report.reason
     doc = parse_memory(root.memory_md.read_text("utf-8"))
     return [(i.text, [str(s) for s in i.sources]) for i in doc.generated]
+
+
+def group_dream(
+    root: MemoryRoot, first: list[str], later: list[str]
+) -> tuple[list[str], list[str]]:
+    """MEMORY.md's generated items and the texts archived as superseded, after an extractive
+    dream on 9 March 2026 over ``first`` (a group's trimmed context of 2 March) and ``later``
+    (of 6 March)."""
+    for day, lines in ((2, first), (6, later)):
+        now = datetime(2026, 3, day, 21, 0, tzinfo=ZONE)
+        append_section(root, "Trimmed Context", lines, now=now)
+    options = DreamOptions(days=10, engine="extractive", max_items=30)
+    report = run_dream(root, options, model=None, now=datetime(2026, 3, 9, 23, 58, tzinfo=ZONE))
+    assert report.status == "done", report.reason
+    items = [i.text for i in parse_memory(root.memory_md.read_text("utf-8")).generated]
+    path = root.path / "memory" / "archive.md"
+    archive = parse_archive(path.read_text("utf-8")) if path.exists() else []
+    return items, [a.text for a in archive if a.reason == "superseded"]
