@@ -652,6 +652,12 @@ def may_name_dates(text: str) -> bool:
     return bool(_matches(text))
 
 
+def opens_with_date(text: str) -> bool:
+    """Whether ``text`` opens with a date expression, recurring ones too ("明天去看牙",
+    "每周三上钢琴课", "2026-12-08交报告"): a clause whose subject was left unsaid."""
+    return any(start == 0 for start, _, _, _ in _matches(text))
+
+
 def find(text: str, anchor: date) -> list[DateSpan]:
     """Every date expression of ``text`` (the first rule wins on overlapping words)."""
     if not _matches(text):

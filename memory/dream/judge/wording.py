@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from memory.chatter import without_greeting
 from memory.dream.grounding import SUPPORT_THRESHOLD, support
-from memory.dream.judge.dates import may_name_dates, resolve
+from memory.dream.judge.dates import may_name_dates, opens_with_date, resolve
 from memory.dream.text_memo import persisted
 from memory.speaker import Spoken, split
 
@@ -179,10 +179,21 @@ def drop_question_tail(text: str) -> str:
 
 def reword(spoken: Spoken, day: date) -> str:
     """The item for a note line said by ``spoken.speaker`` on ``day``."""
-    text = worded(spoken)
+    text = _time_first(worded(spoken))
     if not may_name_dates(text) and " ".join(text.split()) == text:
         return text  # what _resolved gives a line with no date, without the memo
     return _resolved(text, day)
+
+
+def _time_first(text: str) -> str:
+    """An item whose clause opens with its date without the label before it: the clause
+    left its subject unsaid, so it is the speaker's ("用户：明天去看医生" is written
+    "用户明天去看医生"). Only the item's words: the classifier reads the labelled form it
+    learnt (:func:`worded`)."""
+    head, colon, rest = text.partition("：")
+    if colon and head and len(head) <= 5 and opens_with_date(rest):
+        return head + rest
+    return text
 
 
 @lru_cache(maxsize=50_000)
