@@ -9,10 +9,16 @@ common words of Cantonese grammar as their Mandarin equivalents (咗 了, 而家
 (食 as 吃, 今日 as 今天, 話 after a person as 说) are read so only in a text that is
 Traditional or Cantonese already, so a Simplified Mandarin text is read as it is.
 
-What the user wrote stays theirs: :func:`plain` keeps every character's place (each
-replacement is as long as what it replaces), so a text made from plain lines is given
-back in the lines' own script by :func:`shown` (the characters it shares with them as
-they were written, the words it adds, such as "用户", in Traditional where they were).
+A Traditional or Cantonese text's everyday words that Hong Kong or Taiwan write otherwise
+than the mainland are read as the mainland's too (芫茜 香菜, 的士 出租车, 雪櫃 冰箱, 計程車
+出租车, 軟體 软件: OpenCC's Taiwan and Hong Kong phrases and a table by class), so
+"唔食芫茜" and a later "而家食香菜" are one fact, and a query "出租车" finds "的士".
+
+What the user wrote stays theirs: :func:`plain` keeps every character's place but for
+those words (each other replacement is as long as what it replaces), so a text made from
+plain lines is given back in the lines' own script by :func:`shown` (the characters it
+shares with them as they were written, a word read otherwise as the word written, the
+words it adds, such as "用户", in Traditional where they were).
 """
 
 from __future__ import annotations
@@ -374,7 +380,17 @@ def plain(text: str) -> str:
     if not _HAN.search(text):
         return text
     out, marked = _same_length(text)
-    return _VOCABULARY_WORDS.sub(lambda m: _VOCABULARY_ALL[m.group()], out) if marked else out
+    if not marked:
+        return out
+    return _VOCABULARY_WORDS.sub(lambda m: _mainland(m, text), out)
+
+
+def _mainland(match: re.Match[str], text: str) -> str:
+    """The mainland's word for ``match`` (in the plain form of ``text``), where ``text``
+    wrote that word itself: "嘅士兵" (的士兵) is no taxi."""
+    start, end = match.span()
+    word = match.group()
+    return _VOCABULARY_ALL[word] if _simplified(text[start:end]) == word else word
 
 
 def _placed(text: str) -> tuple[str, list[tuple[int, int]]]:
@@ -388,7 +404,7 @@ def _placed(text: str) -> tuple[str, list[tuple[int, int]]]:
     last = 0
     for match in _VOCABULARY_WORDS.finditer(out):
         start, end = match.span()
-        word = _VOCABULARY_ALL[match.group()]
+        word = _mainland(match, text)
         parts += [out[last:start], word]
         places += [(i, i + 1) for i in range(last, start)] + [(start, end)] * len(word)
         last = end
