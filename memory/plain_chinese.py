@@ -9,10 +9,16 @@ common words of Cantonese grammar as their Mandarin equivalents (咗 了, 而家
 (食 as 吃, 今日 as 今天, 話 after a person as 说) are read so only in a text that is
 Traditional or Cantonese already, so a Simplified Mandarin text is read as it is.
 
-What the user wrote stays theirs: :func:`plain` keeps every character's place (each
-replacement is as long as what it replaces), so a text made from plain lines is given
-back in the lines' own script by :func:`shown` (the characters it shares with them as
-they were written, the words it adds, such as "用户", in Traditional where they were).
+A Traditional or Cantonese text's everyday words that Hong Kong or Taiwan write otherwise
+than the mainland are read as the mainland's too (芫茜 香菜, 的士 出租车, 雪櫃 冰箱, 計程車
+出租车, 軟體 软件: OpenCC's Taiwan and Hong Kong phrases and a table by class), so
+"唔食芫茜" and a later "而家食香菜" are one fact, and a query "出租车" finds "的士".
+
+What the user wrote stays theirs: :func:`plain` keeps every character's place but for
+those words (each other replacement is as long as what it replaces), so a text made from
+plain lines is given back in the lines' own script by :func:`shown` (the characters it
+shares with them as they were written, a word read otherwise as the word written, the
+words it adds, such as "用户", in Traditional where they were).
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from collections.abc import Callable
 from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
+
+from memory.plain_vocabulary_opencc import OPENCC
 
 _lock = threading.Lock()
 _converters: dict[str, Any] = {}
@@ -158,6 +166,89 @@ _ALSO_MANDARIN: dict[str, str] = {
     "俾": "给",
 }
 
+# Everyday words that Hong Kong or Taiwan write otherwise than the mainland, with the
+# mainland's word (as long or not: :func:`shown` gives a changed word back whole), read
+# only in a Traditional or Cantonese text. By class: food, transport, work and school,
+# home, money and shopping, family, health, phones and computers. OpenCC's own Taiwan and
+# Hong Kong phrases (:mod:`memory.plain_vocabulary_opencc`: 计程车, 软体, 简讯, 滑鼠 ...) are
+# read too; this table adds what they lack.
+_VOCABULARY: dict[str, str] = {
+    # food and drink
+    "芫茜": "香菜",
+    "士多啤梨": "草莓",
+    "薯仔": "土豆",
+    "凤梨": "菠萝",
+    "高丽菜": "卷心菜",
+    "椰菜": "卷心菜",
+    "青瓜": "黄瓜",
+    "粟米": "玉米",
+    "车厘子": "樱桃",
+    "奇异果": "猕猴桃",
+    "朱古力": "巧克力",
+    "芝士": "奶酪",
+    "忌廉": "奶油",
+    "三文治": "三明治",
+    "多士": "吐司",
+    "雪糕": "冰淇淋",
+    "便当": "盒饭",
+    "饭盒": "盒饭",
+    "公仔面": "方便面",
+    "即食面": "方便面",
+    "饮管": "吸管",
+    "鸡髀": "鸡腿",
+    # transport
+    "的士": "出租车",
+    "巴士": "公交车",
+    "公车": "公交车",
+    "单车": "自行车",
+    "电单车": "摩托车",
+    "机车": "摩托车",
+    "捷运": "地铁",
+    "港铁": "地铁",
+    "泊车": "停车",
+    # work and school
+    "老细": "老板",
+    "见工": "面试",
+    "功课": "作业",
+    # home
+    "雪柜": "冰箱",
+    "冷气机": "空调",
+    "冷气": "空调",
+    "搬屋": "搬家",
+    "租屋": "租房",
+    "买楼": "买房",
+    "楼价": "房价",
+    "冲凉": "洗澡",
+    "洗衫": "洗衣",
+    "锁匙": "钥匙",
+    "电饭煲": "电饭锅",
+    "风筒": "吹风机",
+    # money and shopping
+    "街市": "菜市场",
+    "银包": "钱包",
+    "埋单": "买单",
+    "买飞": "买票",
+    # family
+    "细佬": "弟弟",
+    "家姐": "姐姐",
+    "细妹": "妹妹",
+    "仔女": "子女",
+    "外父": "岳父",
+    "外母": "岳母",
+    # health
+    "伤风": "感冒",
+    "肚痛": "肚子疼",
+    "钟头": "小时",
+    # phones and computers
+    "手提电话": "手机",
+    "手提电脑": "笔记本电脑",
+    "电邮": "邮件",
+    "短讯": "短信",
+    "视像": "视频",
+    "影片": "视频",
+    "叉电": "充电",
+}
+
 # Words read in context, each as long as what it replaces: (pattern, replacement). The
 # first ones are Cantonese wherever they stand; the rest are read so only in a
 # Traditional or Cantonese text, like :data:`_ALSO_MANDARIN`.
@@ -202,6 +293,8 @@ _CONTEXT: tuple[tuple[str, Replacement], ...] = (
     (r"(?<![向左右前后])倾(?![向斜听家泻销注覆城盆慕诉力])", "聊"),
     # a job: "份工" (not "一份工作")
     (r"份工(?![作资人])", "工作"),
+    # money: "五十蚊" (蚊 is a mosquito elsewhere)
+    (r"(?<=[0-9一二三四五六七八九十百千万两几])蚊", "块"),
 )
 
 
@@ -236,6 +329,10 @@ def _substitute(rules: Rules, text: str) -> str:
 
 _ALWAYS = _rules(_CANTONESE_CONTEXT, _WORDS)
 _MARKED = _rules(_CONTEXT, _ALSO_MANDARIN)
+_VOCABULARY_ALL = {**OPENCC, **_VOCABULARY}
+_VOCABULARY_WORDS = re.compile(
+    "|".join(re.escape(w) for w in sorted(_VOCABULARY_ALL, key=len, reverse=True))
+)
 
 
 def _converter(config: str) -> Any:
@@ -267,18 +364,53 @@ def _simplified(text: str) -> str:
 _IS = re.compile(r"(?<![關联聯关])係(?!数|數)")
 
 
-@lru_cache(maxsize=65536)
-def plain(text: str) -> str:
-    """``text`` as Simplified Mandarin, each character in its place (``len`` unchanged);
-    a Simplified Mandarin text comes back as it is."""
-    if not _HAN.search(text):
-        return text
+def _same_length(text: str) -> tuple[str, bool]:
+    """``text`` read plain but for the vocabulary, each character in its place, and
+    whether it is Traditional or Cantonese (so its vocabulary is read too)."""
     cantonese = _CANTONESE.search(text) is not None or "係" in text
     simplified = _simplified(_IS.sub("是", text))
     out = _substitute(_ALWAYS, simplified)
-    if cantonese or out != text:  # Traditional, or Cantonese words read already
-        out = _substitute(_MARKED, out)
-    return out
+    marked = cantonese or out != text  # Traditional, or Cantonese words read already
+    return (_substitute(_MARKED, out) if marked else out), marked
+
+
+@lru_cache(maxsize=65536)
+def plain(text: str) -> str:
+    """``text`` as Simplified Mandarin; a Simplified Mandarin text comes back as it is."""
+    if not _HAN.search(text):
+        return text
+    out, marked = _same_length(text)
+    if not marked:
+        return out
+    return _VOCABULARY_WORDS.sub(lambda m: _mainland(m, text), out)
+
+
+def _mainland(match: re.Match[str], text: str) -> str:
+    """The mainland's word for ``match`` (in the plain form of ``text``), where ``text``
+    wrote that word itself: "嘅士兵" (的士兵) is no taxi."""
+    start, end = match.span()
+    word = match.group()
+    return _VOCABULARY_ALL[word] if _simplified(text[start:end]) == word else word
+
+
+def _placed(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """:func:`plain` ``text`` and, for each of its characters, the span of ``text`` it
+    reads: its own place, or the whole word a vocabulary word replaced."""
+    out, marked = _same_length(text) if _HAN.search(text) else (text, False)
+    if not marked:
+        return out, [(i, i + 1) for i in range(len(text))]
+    parts: list[str] = []
+    places: list[tuple[int, int]] = []
+    last = 0
+    for match in _VOCABULARY_WORDS.finditer(out):
+        start, end = match.span()
+        word = _mainland(match, text)
+        parts += [out[last:start], word]
+        places += [(i, i + 1) for i in range(last, start)] + [(start, end)] * len(word)
+        last = end
+    parts.append(out[last:])
+    places += [(i, i + 1) for i in range(last, len(out))]
+    return "".join(parts), places
 
 
 def is_plain(text: str) -> bool:
@@ -298,13 +430,25 @@ def shown(text: str, written: list[str]) -> str:
     if all(is_plain(line) for line in written):
         return text
     source = "\n".join(written)
-    plain_source = "\n".join(plain(line) for line in written)
+    read: list[str] = []
+    places: list[tuple[int, int]] = []  # of each character of the plain lines, in source
+    offset = 0
+    for line in written:
+        line_read, line_places = _placed(line)
+        read.append(line_read)
+        places += [(a + offset, b + offset) for a, b in line_places]
+        places.append((offset + len(line), offset + len(line) + 1))  # the line's end
+        offset += len(line) + 1
     traditional = _simplified(source) != source
     out: list[str] = []
-    matcher = SequenceMatcher(None, plain_source, text, autojunk=False)
+    done = 0  # where in source what was given back ends
+    matcher = SequenceMatcher(None, "\n".join(read), text, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            out.append(source[i1:i2])
+            start, end = max(places[i1][0], done), places[i2 - 1][1]
+            if end > start:  # a word read otherwise is given back whole, once
+                out.append(source[start:end])
+                done = end
         elif j2 > j1:
             added = text[j1:j2]
             out.append(_traditional(added) if traditional else added)
