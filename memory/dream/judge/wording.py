@@ -24,9 +24,11 @@ _RELATIONS_ZH = (
     "爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|男友|女友|对象|室友|同事|老板|领导|朋友|闺蜜|导师|"
     "表姐|表妹|表哥|表弟|孙子|孙女|外孙|外孙女|猫|狗|家人|老伴"
 )
+# (the teller is the line's subject, never someone's relation: "王刚的爸说生日宴改到周六了"
+# keeps its 说, the father told of the banquet, it is not his)
 _ZH_FRAME = re.compile(
-    r"^(?P<who>用户|[\u4e00-\u9fff]{1,4}?)(?:又|也|再次|还)?"
-    r"(?:提到|提醒(?:助手)?(?:一下)?|表示|说|称|强调|告诉助手|补充|重申|确认)(?:了)?(?:道)?"
+    r"^(?P<who>用户|(?:(?!的)[\u4e00-\u9fff]){1,4}?)(?:又|也|再次|还)?"
+    r"(?:提到|提醒(?:助手)?(?:一下)?|表示|说|称|强调|告诉助手|补充|重申|确认)(?:了|过)?(?:道)?"
     r"[：:，,\s]*(?:自己|他|她)?(?=\S)"
 )
 # "李秀英提醒大家，…", "王芳：跟各位说一下，…": a word to the whole group frames what follows.
@@ -156,7 +158,9 @@ def strip_framing(text: str) -> str:
         return text[match.end() :]
     match = _ZH_FRAME.match(text)
     if match and len(text) - match.end() >= 3:
-        return match.group("who") + text[match.end() :]
+        who, rest = match.group("who"), text[match.end() :]
+        # "王刚说过王刚对花生过敏" (a first person made the speaker's name): the name once
+        return who + (rest[len(who) :] if rest.startswith(who) else rest)
     match = _EN_FRAME.match(text)
     if match:
         rest = text[match.end() :]

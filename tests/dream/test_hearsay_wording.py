@@ -1,0 +1,59 @@
+"""A speaker's relation telling something ("王刚：我爸说生日宴改到周六了", "Priya: my dad said
+the party moved"): the item keeps who said it ("王刚的爸说…", not "王刚的爸生日宴…", the
+father's banquet), and whom it is about is read as a relation named bare is ("我爸说…"):
+whom the words name, else the speaker's own. Examples of this file's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.dream.judge.relations import subject_of
+from memory.dream.judge.wording import strip_framing, worded
+from memory.speaker import split
+
+MEMBERS = frozenset({"王刚", "孙丽", "Priya", "Owen"})
+
+
+@pytest.mark.parametrize(
+    ("line", "item"),
+    [
+        ("王刚：我爸说生日宴改到周六了", "王刚的爸说生日宴改到周六了"),
+        ("用户：我妈说年夜饭改到饭店吃", "用户的妈说年夜饭改到饭店吃"),
+        ("用户：我老公说房贷利率降到3.5%了", "用户的老公说房贷利率降到3.5%了"),
+        ("王刚：我说过我对花生过敏", "王刚对花生过敏"),  # the speaker's own, named once
+        (
+            "Priya: my dad said the party moved to Saturday",
+            "Priya's dad said the party moved to Saturday",
+        ),
+    ],
+)
+def test_a_relations_words_keep_who_said_them(line: str, item: str) -> None:
+    assert worded(split(line)) == item
+
+
+def test_the_speakers_own_frame_is_still_dropped() -> None:
+    assert strip_framing("用户再次提到自己对花生过敏") == "用户对花生过敏"
+    assert strip_framing("王刚说他下周去北京出差") == "王刚下周去北京出差"
+    assert strip_framing("王刚说过王刚在银行上班") == "王刚在银行上班"
+
+
+@pytest.mark.parametrize(
+    ("line", "subject"),
+    [
+        # a thing the relation told of: the speaker's line, as "我爸说…" bare is read
+        ("王刚：我爸说生日宴改到周六了", "王刚"),
+        ("用户：我妈说年夜饭改到饭店吃", "user"),
+        ("Priya: my dad said the party moved to Saturday", "Priya"),
+        # the words name someone: theirs
+        ("用户：我妈说爸爸的手术改到周五了", "user/father"),
+        ("User: my mum said Dad's surgery moved to Friday", "user/father"),
+        ("User: my mum said dad's surgery moved to Friday", "user/father"),
+        # the words open with he/she: the relation's own
+        ("用户：我老公说他下个月去上海出差", "user/husband"),
+        ("Priya: my dad said he is retiring in May", "Priya/father"),
+        # no words reported: the relation's
+        ("用户：我爸的生日宴改到周六了", "user/father"),
+    ],
+)
+def test_whom_a_relations_words_are_about(line: str, subject: str) -> None:
+    assert subject_of(worded(split(line)), MEMBERS) == subject
