@@ -57,3 +57,32 @@ def test_the_speakers_own_frame_is_still_dropped() -> None:
 )
 def test_whom_a_relations_words_are_about(line: str, subject: str) -> None:
     assert subject_of(worded(split(line)), MEMBERS) == subject
+
+
+def test_a_relative_no_relation_names_stays_apart_from_the_speaker() -> None:
+    # "表妹" is no kind of relation the subject reading knows: the cousin's move is not
+    # the user's own, so it must not read as "user" (it would retire the user's home)
+    assert subject_of(worded(split("用户：我妈说表妹搬到海淀区了")), MEMBERS) != "user"
+    assert subject_of(worded(split("User: my mum said cousin Amy moved to Leeds"))) != "user"
+
+
+@pytest.mark.parametrize(
+    ("text", "item"),
+    [
+        ("刘洋说陈晨在银行上班", "刘洋说陈晨在银行上班"),
+        ("用户说陈晨下个月去深圳", "用户说陈晨下个月去深圳"),
+        ("用户提到老陈下个月退休", "用户提到老陈下个月退休"),
+        # no one else named: the frame goes as before
+        ("用户提到周六要加班", "用户周六要加班"),
+        ("用户表示对芒果过敏", "用户对芒果过敏"),
+    ],
+)
+def test_a_teller_keeps_the_frame_before_another_persons_name(text: str, item: str) -> None:
+    assert strip_framing(text) == item
+
+
+def test_whom_a_kept_frame_tells_of() -> None:
+    names = frozenset({"刘洋", "陈晨"})
+    assert subject_of("刘洋说陈晨在银行上班", names) == "陈晨"
+    assert subject_of("用户说陈晨下个月去深圳", names) == "陈晨"
+    assert subject_of("用户提到老陈下个月退休", names) == "陈晨"

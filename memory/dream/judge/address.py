@@ -34,7 +34,10 @@ _ZH_SEPARATOR = re.compile(rf"{_ZH_WORD_TO}[，,、：:!！]\s*")
 _EN_SEPARATOR = re.compile(rf"{_EN_WORD_TO}(?:[,:!.]\s*|\s+)")
 # between a teller and the member told of, at the start of a line: as above but no colon
 # (that is a speaker's label), and nothing at all in Chinese (a frame dropped)
-_ZH_SIDE = re.compile(rf"{_ZH_WORD_TO}(?:[，,、!！]\s*)?")
+# or the frame kept ("刘洋说陈晨…": a teller's words of someone else keep their 说)
+_ZH_SIDE = re.compile(
+    rf"(?:又|也)?(?:说|提到|表示|称)(?:了|过)?[，,：:]?\s*|{_ZH_WORD_TO}(?:[，,、!！]\s*)?"
+)
 _EN_SIDE = re.compile(rf"{_EN_WORD_TO}(?:[,!.]\s*|\s+|)")
 
 

@@ -179,8 +179,9 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
         if match and not _member_and_frame(match.group("who"), names):
             who = _who(match.group("who"), names)
             rel = _nested(match.group("who"), match.group("rel"))
-            told = _relation_told(text, match.end(), who, names)
-            if told:
+            named = who != "user" or match.group("who").lower() in ("用户", "the user", "user")
+            told = _relation_told(text, match.end(), who, names) if named else ""
+            if told:  # "王刚的爸说生日宴改到周六了" (but not a stranger's: "张伟的妈说…")
                 return told
             chained = _CHAINED.match(text, match.end())
             if chained:  # "the user's brother's friend": the relation's own relation
@@ -262,6 +263,14 @@ def _heard(text: str, names: frozenset[str]) -> str:
     return ""
 
 
+# Kin :data:`REL_OF` has no kind for (cousins, aunts and uncles, nieces and nephews): a
+# relative all the same, never the speaker.
+_OTHER_KIN = re.compile(
+    r"^(?:[表堂][姐妹哥弟]|叔叔|阿姨|舅舅|舅妈|姑姑|姑父|姨妈|姨父|婶婶|伯伯|伯母|侄子|侄女|外甥|亲戚)"
+    r"|(?i:^(?:cousin|aunt|auntie|uncle|niece|nephew|in-laws?|relatives?)\b)"
+)
+
+
 def _relation_told(text: str, at: int, who: str, names: frozenset[str]) -> str:
     """Whom a relation's words are about when ``text`` reports them right after naming the
     relation at ``at`` ("王刚的爸说生日宴改到周六了", "The user's mom said dad's surgery
@@ -278,6 +287,8 @@ def _relation_told(text: str, at: int, who: str, names: frozenset[str]) -> str:
     if not zh:  # "dad's surgery": a relation named bare as a sentence opens it
         words = words[:1].upper() + words[1:]
     inner = subject_of(lead + words, names)
+    if inner == "user" and _OTHER_KIN.match(words):
+        return ""  # "用户的妈说表妹搬到…": a relative no relation here names, not the speaker
     return who if inner == "user" else inner
 
 

@@ -15,9 +15,12 @@ from functools import lru_cache
 
 from memory.chatter import without_greeting
 from memory.dream.grounding import SUPPORT_THRESHOLD, support
+from memory.dream.judge.address import familiar_form
 from memory.dream.judge.dates import may_name_dates, resolve
+from memory.dream.judge.shared import PERSON_FREQUENCY
 from memory.dream.text_memo import persisted
-from memory.speaker import Spoken, split
+from memory.segment import word_frequency, word_spans
+from memory.speaker import SURNAMES, Spoken, split
 
 _RELATIONS_ZH = (
     "父亲|爸爸|爸|母亲|妈妈|妈|父母|爸妈|妻子|老婆|丈夫|老公|儿子|女儿|孩子|宝宝|哥哥|姐姐|弟弟|妹妹|"
@@ -29,7 +32,7 @@ _RELATIONS_ZH = (
 _ZH_FRAME = re.compile(
     r"^(?P<who>用户|(?:(?!的)[\u4e00-\u9fff]){1,4}?)(?:又|也|再次|还)?"
     r"(?:提到|提醒(?:助手)?(?:一下)?|表示|说|称|强调|告诉助手|补充|重申|确认)(?:了|过)?(?:道)?"
-    r"[：:，,\s]*(?:自己|他|她)?(?=\S)"
+    r"[：:，,\s]*(?P<self>自己|他|她)?(?=\S)"
 )
 # "李秀英提醒大家，…", "王芳：跟各位说一下，…": a word to the whole group frames what follows.
 _ZH_TELL_ALL = re.compile(
@@ -159,8 +162,11 @@ def strip_framing(text: str) -> str:
     match = _ZH_FRAME.match(text)
     if match and len(text) - match.end() >= 3:
         who, rest = match.group("who"), text[match.end() :]
-        # "王刚说过王刚对花生过敏" (a first person made the speaker's name): the name once
-        return who + (rest[len(who) :] if rest.startswith(who) else rest)
+        if rest.startswith(who):  # "王刚说过王刚对花生过敏" (a first person made the name)
+            return who + rest[len(who) :]
+        if not match.group("self") and _a_person(rest):
+            return text  # "刘洋说陈晨在银行上班": what the teller said of someone else
+        return who + rest
     match = _EN_FRAME.match(text)
     if match:
         rest = text[match.end() :]
@@ -169,6 +175,22 @@ def strip_framing(text: str) -> str:
     if match:
         return f"{match.group('who')}'s {text[match.end() :]}"
     return text
+
+
+def _a_person(text: str) -> bool:
+    """Whether a Chinese ``text`` opens with a person's name: a word of two or three
+    characters a family name opens that no common dictionary word is ("陈晨", not "方案"),
+    or a familiar form ("老陈", "陈师傅")."""
+    if familiar_form(text):
+        return True
+    if not text[:1] or text[0] not in SURNAMES:
+        return False
+    first = word_spans(text[:8])[0][0]
+    return (
+        2 <= len(first) <= 3
+        and word_frequency(first) < PERSON_FREQUENCY
+        and not may_name_dates(first)  # "周六", "周末": a day, no 周某
+    )
 
 
 def drop_question_tail(text: str) -> str:
