@@ -5,11 +5,15 @@ whom the words name, else the speaker's own. Examples of this file's own."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memory.dream.judge.relations import subject_of
 from memory.dream.judge.wording import strip_framing, worded
+from memory.paths import MemoryRoot
 from memory.speaker import split
+from tests.dream.two_days import group_dream
 
 MEMBERS = frozenset({"王刚", "孙丽", "Priya", "Owen"})
 
@@ -86,3 +90,18 @@ def test_whom_a_kept_frame_tells_of() -> None:
     assert subject_of("刘洋说陈晨在银行上班", names) == "陈晨"
     assert subject_of("用户说陈晨下个月去深圳", names) == "陈晨"
     assert subject_of("用户提到老陈下个月退休", names) == "陈晨"
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MemoryRoot:
+    monkeypatch.setenv("COWDREAM_DREAM_EMBEDDINGS", "on")  # as the nightly dream reads
+    (tmp_path / "root").mkdir()
+    return MemoryRoot.at(tmp_path / "root")
+
+
+def test_a_dream_keeps_who_told_the_news(root: MemoryRoot) -> None:
+    first = ["王刚：大家好", "王刚：我在银行上班", "孙丽：我住在海淀区"]
+    later = ["王刚：我爸说生日宴改到聚贤楼了", "孙丽：收到"]
+    items, _ = group_dream(root, first, later)
+    told = [i for i in items if "生日宴" in i]
+    assert told and all("爸说生日宴" in i for i in told), items

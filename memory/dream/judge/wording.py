@@ -155,7 +155,9 @@ def _chinese(body: str, who: str) -> str:
 def strip_framing(text: str) -> str:
     """``用户再次提到自己对花生过敏`` -> ``用户对花生过敏``; "The user mentioned again that he
     is allergic..." -> "The user is allergic..."; ``李秀英提醒大家奶奶不能吃咸`` -> ``奶奶不能吃咸``
-    (a reminder to the group tells of someone else)."""
+    (a reminder to the group tells of someone else). A frame stays where what was said is
+    of someone else: a relation's words ("王刚的爸说生日宴改到周六了", not the father's banquet),
+    or a teller's before another person's name ("刘洋说陈晨在银行上班")."""
     match = _ZH_TELL_ALL.match(text)
     if match and len(text) - match.end() >= 3:
         return text[match.end() :]
