@@ -4,9 +4,10 @@ In a group a member's line may open by calling on another member before its news
 刘洋，我搬到渝中区了", "Omar: Priya, I moved to Hove", "Omar: Sam, Priya: I moved to Hove"
 (worded "陈晨：刘洋，陈晨搬到…", "Omar: Priya, Omar moved…": the first person made the
 speaker's name). The member called on is no subject: the news is whoever the next name is,
-here the speaker. A summary's frame dropped by the wording ("刘洋说陈晨在银行上班" and
-"用户说陈晨在银行上班" worded "刘洋陈晨在银行上班", "用户陈晨在银行上班") leaves two names side
-by side, the teller's and the told-of: the words are about the second.
+here the speaker. A summary's frame before a name ("刘洋说陈晨在银行上班", "用户说陈晨…",
+kept by the wording when what follows opens with a person's name; dropped, "刘洋陈晨在银行上
+班", when the wording did not take it for one) puts two names a frame apart or side by side,
+the teller's and the told-of: the words are about the second.
 
 Both are read only where a member's name follows: a name followed by anything else is the
 line's subject as before ("Omar: Priya moved to Hove" is Priya's news, "陈晨：刘洋，你搬家
@@ -34,7 +35,10 @@ _ZH_SEPARATOR = re.compile(rf"{_ZH_WORD_TO}[，,、：:!！]\s*")
 _EN_SEPARATOR = re.compile(rf"{_EN_WORD_TO}(?:[,:!.]\s*|\s+)")
 # between a teller and the member told of, at the start of a line: as above but no colon
 # (that is a speaker's label), and nothing at all in Chinese (a frame dropped)
-_ZH_SIDE = re.compile(rf"{_ZH_WORD_TO}(?:[，,、!！]\s*)?")
+# or the frame kept ("刘洋说陈晨…": a teller's words of someone else keep their 说)
+_ZH_SIDE = re.compile(
+    rf"(?:又|也)?(?:说|提到|表示|称)(?![得的])(?:了|过)?[，,：:]?\s*|{_ZH_WORD_TO}(?:[，,、!！]\s*)?"
+)
 _EN_SIDE = re.compile(rf"{_EN_WORD_TO}(?:[,!.]\s*|\s+|)")
 
 
@@ -75,7 +79,7 @@ def unaddressed(body: str, names: frozenset[str]) -> str:
 def told_of(text: str, names: frozenset[str], tellers: Iterable[str] = ("用户",)) -> str:
     """What a line says of the member its second name is, when it opens with two names side
     by side or a comma apart, a teller (a member, or one of ``tellers``) and a member
-    ("刘洋陈晨在银行上班", the frame between them dropped; "刘洋，陈晨搬到…", "Priya, Omar moved
+    ("刘洋说陈晨在银行上班", "刘洋陈晨…" the frame dropped; "刘洋，陈晨搬到…", "Priya, Omar moved
     …", the first called on): the text from the second name; "" otherwise. A colon after the
     first is its speaker's label, not this."""
     teller = opening_name(text, [*names, *tellers], owning=True)

@@ -179,6 +179,10 @@ def subject_of(text: str, names: frozenset[str] = frozenset()) -> str:
         if match and not _member_and_frame(match.group("who"), names):
             who = _who(match.group("who"), names)
             rel = _nested(match.group("who"), match.group("rel"))
+            named = who != "user" or match.group("who").lower() in ("用户", "the user", "user")
+            told = _relation_told(text, match.end(), who, names) if named else ""
+            if told:  # "王刚的爸说生日宴改到周六了" (but not a stranger's: "张伟的妈说…")
+                return told
             chained = _CHAINED.match(text, match.end())
             if chained:  # "the user's brother's friend": the relation's own relation
                 second = (chained.group("en") or chained.group("zh")).lower()
@@ -257,6 +261,35 @@ def _heard(text: str, names: frozenset[str]) -> str:
     if inner != "user" or lead:
         return inner
     return ""
+
+
+# Kin :data:`REL_OF` has no kind for (cousins, aunts and uncles, nieces and nephews): a
+# relative all the same, never the speaker.
+_OTHER_KIN = re.compile(
+    r"^(?:[表堂][姐妹哥弟]|叔叔|阿姨|舅舅|舅妈|姑姑|姑父|姨妈|姨父|婶婶|伯伯|伯母|侄子|侄女|外甥|亲戚)"
+    r"|(?i:^(?:cousin|aunt|auntie|uncle|niece|nephew|in-laws?|relatives?)\b)"
+)
+
+
+def _relation_told(text: str, at: int, who: str, names: frozenset[str]) -> str:
+    """Whom a relation's words are about when ``text`` reports them right after naming the
+    relation at ``at`` ("王刚的爸说生日宴改到周六了", "The user's mom said dad's surgery
+    moved", the wording of "我爸说…", "my mom said…"): as a relation named bare is read
+    (:func:`_bare_relation`), whom the words name, else ``who``'s own (the banquet is no
+    more the father's than it was in "我爸说…"); "" when no words are reported or they open
+    with "he"/"she" (the relation's own: "用户的老公说他下个月去上海出差")."""
+    told = _TOLD.match(text, at)
+    if told is None or told.end() >= len(text) or _THIRD_PERSON.match(text, told.end()):
+        return ""
+    zh = has_cjk(text[:1])
+    lead = ("用户：" if zh else "The user: ") if who == "user" else f"{who}{'：' if zh else ': '}"
+    words = text[told.end() :]
+    if not zh:  # "dad's surgery": a relation named bare as a sentence opens it
+        words = words[:1].upper() + words[1:]
+    inner = subject_of(lead + words, names)
+    if inner == "user" and _OTHER_KIN.match(words):
+        return ""  # "用户的妈说表妹搬到…": a relative no relation here names, not the speaker
+    return who if inner == "user" else inner
 
 
 def _a_name(text: str, names: frozenset[str]) -> bool:

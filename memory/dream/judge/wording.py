@@ -15,19 +15,24 @@ from functools import lru_cache
 
 from memory.chatter import without_greeting
 from memory.dream.grounding import SUPPORT_THRESHOLD, support
+from memory.dream.judge.address import familiar_form
 from memory.dream.judge.dates import may_name_dates, opens_with_date, resolve
+from memory.dream.judge.shared import PERSON_FREQUENCY
 from memory.dream.text_memo import persisted
-from memory.speaker import Spoken, split
+from memory.segment import word_frequency, word_spans
+from memory.speaker import SURNAMES, Spoken, split
 
 _RELATIONS_ZH = (
     "父亲|爸爸|爸|母亲|妈妈|妈|父母|爸妈|妻子|老婆|丈夫|老公|儿子|女儿|孩子|宝宝|哥哥|姐姐|弟弟|妹妹|"
     "爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|男友|女友|对象|室友|同事|老板|领导|朋友|闺蜜|导师|"
     "表姐|表妹|表哥|表弟|孙子|孙女|外孙|外孙女|猫|狗|家人|老伴"
 )
+# (the teller is the line's subject, never someone's relation: "王刚的爸说生日宴改到周六了"
+# keeps its 说, the father told of the banquet, it is not his)
 _ZH_FRAME = re.compile(
-    r"^(?P<who>用户|[\u4e00-\u9fff]{1,4}?)(?:又|也|再次|还)?"
-    r"(?:提到|提醒(?:助手)?(?:一下)?|表示|说|称|强调|告诉助手|补充|重申|确认)(?:了)?(?:道)?"
-    r"[：:，,\s]*(?:自己|他|她)?(?=\S)"
+    r"^(?P<who>用户|(?:(?!的)[\u4e00-\u9fff]){1,4}?)(?:又|也|再次|还)?"
+    r"(?:提到|提醒(?:助手)?(?:一下)?|表示|说|称|强调|告诉助手|补充|重申|确认)(?:了|过)?(?:道)?"
+    r"[：:，,\s]*(?P<self>自己|他|她)?(?=\S)"
 )
 # "李秀英提醒大家，…", "王芳：跟各位说一下，…": a word to the whole group frames what follows.
 _ZH_TELL_ALL = re.compile(
@@ -150,13 +155,20 @@ def _chinese(body: str, who: str) -> str:
 def strip_framing(text: str) -> str:
     """``用户再次提到自己对花生过敏`` -> ``用户对花生过敏``; "The user mentioned again that he
     is allergic..." -> "The user is allergic..."; ``李秀英提醒大家奶奶不能吃咸`` -> ``奶奶不能吃咸``
-    (a reminder to the group tells of someone else)."""
+    (a reminder to the group tells of someone else). A frame stays where what was said is
+    of someone else: a relation's words ("王刚的爸说生日宴改到周六了", not the father's banquet),
+    or a teller's before another person's name ("刘洋说陈晨在银行上班")."""
     match = _ZH_TELL_ALL.match(text)
     if match and len(text) - match.end() >= 3:
         return text[match.end() :]
     match = _ZH_FRAME.match(text)
     if match and len(text) - match.end() >= 3:
-        return match.group("who") + text[match.end() :]
+        who, rest = match.group("who"), text[match.end() :]
+        if rest.startswith(who):  # "王刚说过王刚对花生过敏" (a first person made the name)
+            return who + rest[len(who) :]
+        if not match.group("self") and _a_person(rest):
+            return text  # "刘洋说陈晨在银行上班": what the teller said of someone else
+        return who + rest
     match = _EN_FRAME.match(text)
     if match:
         rest = text[match.end() :]
@@ -165,6 +177,22 @@ def strip_framing(text: str) -> str:
     if match:
         return f"{match.group('who')}'s {text[match.end() :]}"
     return text
+
+
+def _a_person(text: str) -> bool:
+    """Whether a Chinese ``text`` opens with a person's name: a word of two or three
+    characters a family name opens that no common dictionary word is ("陈晨", not "方案"),
+    or a familiar form ("老陈", "陈师傅")."""
+    if familiar_form(text):
+        return True
+    if not text[:1] or text[0] not in SURNAMES:
+        return False
+    first = word_spans(text[:8])[0][0]
+    return (
+        2 <= len(first) <= 3
+        and word_frequency(first) < PERSON_FREQUENCY
+        and not may_name_dates(first)  # "周六", "周末": a day, no 周某
+    )
 
 
 def drop_question_tail(text: str) -> str:
