@@ -1260,6 +1260,8 @@ class ExtractiveEngine:
             return None  # "still on 10mg", "还是住浦东": the value holds
         if _partner_ended(newer, older):
             return "ended"  # "和小王分手了" after "小王是用户的男朋友": the partner's line
+        if _disposed(newer, older):
+            return "gone"  # "手机彻底坏了，买了个小米14" after "手机是华为Mate40"
         if replaces(newer, older, cosine, loose=loose):
             return "replaces"
         if newer.subject != older.subject:
@@ -1488,6 +1490,16 @@ def _partner_ended(newer: Said, older: Said) -> bool:
     if not _partnership(newer, older, newer.text):
         return False
     return single_slots.ended(newer.text, older.text, subject_words(newer.subject))
+
+
+def _disposed(newer: Said, older: Said) -> bool:
+    """``newer`` tells as gone (sold, died beside a new one, thrown out) a thing ``older``
+    says its subject has (:func:`single_slots.disposed`), as done, of the same subject."""
+    if not _told_done(newer, older) or newer.kind == "plan":
+        return False
+    if reversal.others_named(newer.text) - reversal.others_named(older.text):
+        return False  # "帮表哥把旧车卖了": a cousin's car
+    return single_slots.disposed(newer.text, older.text, whose(newer, older))
 
 
 def _stage_moved(newer: Said, older: Said) -> bool:

@@ -51,7 +51,7 @@ Ways = Callable[["Statement", "Statement"], "str | None"]
 # The rules that find a new value in a slot holding one (one's employer, home, job) and
 # those that find a turn of what one does or can, another of the same kind, an age: a
 # change they find is news however chatty the line reads (:func:`_news_of_change`)
-SLOT_WAYS = frozenset({"joined", "slot", "ended"})
+SLOT_WAYS = frozenset({"joined", "slot", "ended", "gone"})
 TURN_WAYS = frozenset({"reversal", "sibling", "age"})
 
 

@@ -418,7 +418,7 @@ _EN_GONE = re.compile(
     r"\b(?:sold|traded in|traded|scrapped|ditched|got rid of|gave away|replaced|returned"
     r"|left|quit)\s+(?:(?:my|our|the|his|her|their|[A-Z][a-z]+'s)\s+)?(?P<t>[A-Za-z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
     r"|\bgave\s+(?:(?:my|our|the|his|her|their|[A-Z][a-z]+'s)\s+)?(?P<g>[A-Za-z][\w-]*)\s+away\b"
-    r"|\b(?:the|my|our)\s+(?P<d>[A-Z][\w-]*)\s+(?:finally\s+|just\s+)?"
+    r"|(?:\b(?:the|my|our)\s+|^)(?P<d>[A-Z][\w-]*)\s+(?:finally\s+|just\s+)?"
     r"(?:died|broke down|was stolen|got stolen|was written off|got written off)\b"
     r"|\b(?P<n>[A-Z][\w-]*)\s+(?:has\s+|had\s+)?(?:sadly\s+)?passed away\b",
     re.IGNORECASE,
@@ -457,11 +457,11 @@ _EN_ENDED = re.compile(
 )
 _ZH_PARTED = re.compile(
     rf"(?P<b>[^，,。；;！!？?]*?)(?:和|跟|与)(?P<t>[{_CJK}A-Za-z·]{{1,6}}?)(?:已经|终于)?"
-    r"(?:分手|离婚|分开)"
+    r"(?:分手|离婚|分开|分了手|离了婚)"
 )
 # What may stand before a breakup's 和 and still be its teller: the user, I, when it was.
 _ZH_WHEN = re.compile(
-    r"用户|我们|我|提到|说|上个?月|上周|上星期|昨天|前天|前几天|最近|刚刚?|已经|终于|今年|去年"
+    r"(?:提到|说|表示)(?:他|她)|用户|我们|我|提到|说|表示|上个?月|上周|上星期|昨天|前天|前几天|最近|刚刚?|已经|终于|今年|去年"
     r"|\d+\s*[年月日号]|[：:\s]"
 )
 _THIRD = re.compile(r"[他她]")
@@ -475,7 +475,7 @@ def _ended(newer: str) -> list[str]:
     return [
         m["t"]
         for m in _ZH_PARTED.finditer(body)
-        if not _ZH_WHEN.sub("", m["b"]) and not _THIRD.search(m["t"])
+        if not _ZH_WHEN.sub("", m["b"]) and not _THIRD.search(m["t"]) and "的" not in m["t"]
     ]
 
 
