@@ -1159,7 +1159,8 @@ _STOP = re.compile(
     # a course or a state of a while told as over ("化疗结束了", "石膏拆了", "the cast came
     # off", "physio is over"): what the older says one is in holds no more
     r"|(?:全部|都|终于|已经|总算)?(?:结束了|拆了|拆掉了|痊愈了|康复了)"
-    r"|(?i:\b(?:came off|(?:is|was|are|were) over|(?:has|have) healed|healed up|(?:has|have) ended)\b)"
+    r"|(?i:\b(?:came off|(?:is|was|are|were) over|(?:has|have) healed|healed up"
+    r"|(?:has|have) ended)\b)"
 )
 
 

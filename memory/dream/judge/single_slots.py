@@ -27,6 +27,7 @@ _CJK = "\u4e00-\u9fff"
 _ZH_VALUE = rf"(?P<v>[{_CJK}A-Za-z0-9·]{{2,14}})"
 _EN_END = "with|and|as|since|for|from|until|but|so|because|near|where|which|who|now|again|too"
 _EN_VALUE = rf"(?P<v>(?:the\s+)?[A-Za-z][\w'&.-]*(?:\s+(?!(?:{_EN_END})\b)[\w'&.-]+){{0,3}})"
+_EN_OTHER_VALUE = _EN_VALUE.replace("?P<v>", "?P<w>")  # a value of a pattern's second way
 # Job words: what a role ends with (后端工程师, 实习生), what 做/当 names as work.
 _ZH_JOBS = (
     "工程师|实习生|老师|教师|医生|护士|经理|设计师|开发|测试|销售|会计|律师|分析师|研究员|"
@@ -179,7 +180,7 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(
             rf"(?i)\b(?:transferred|transferring|transfers)\s+(?:(?:uni|university|college|school)s?\s+)?"
             rf"to\s+(?!(?:a|an|the|my|his|her|their|our)\s+(?:new\s+)?(?:office|team|branch|department|role|job|site)\b){_EN_VALUE}"
-            rf"|\b(?:switched|changed|moved)\s+schools?\b[^.;]*?\b(?:at|to)\s+{_EN_VALUE.replace('?P<v>', '?P<w>')}"
+            rf"|\b(?:switched|changed|moved)\s+schools?\b[^.;]*?\b(?:at|to)\s+{_EN_OTHER_VALUE}"
         ),
         re.compile(
             r"\b(?i:goes|go|going|moved|moves|transferred)\s+(?i:to)\s+"
@@ -509,6 +510,11 @@ def _gone(newer: str) -> list[str]:
     return out
 
 
+def tells_gone(text: str) -> bool:
+    """Whether ``text`` tells a thing, a partner or a pet as gone."""
+    return bool(_gone(text))
+
+
 def disposed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     """Whether ``newer`` tells as gone a thing ``older`` names (a word of it, Chinese by a
     character pair), ``older`` telling of no such end itself."""
@@ -647,4 +653,5 @@ __all__ = [
     "slots",
     "swapped",
     "tells_end",
+    "tells_gone",
 ]
