@@ -1429,8 +1429,9 @@ def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:
     return slotmodel.probability(newer.text, older.text, cosine, whose(newer, older))
 
 
-# Slots of a child's schooling, which a cousin's or classmate's line names beside.
-_SCHOOLING = frozenset({"school", "grade"})
+# Slots of one's own schooling and work, which a line of a cousin's, a classmate's or a
+# colleague's names beside: another person named in the newer holds its value.
+_SCHOOLING = frozenset({"school", "grade", "employer", "role"})
 
 
 def _slot_swapped(newer: Said, older: Said) -> bool:
@@ -1441,7 +1442,7 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
         return False
     slot = single_slots.swapped(newer.text, older.text, whose(newer, older))
     if slot in _SCHOOLING and reversal.others_named(newer.text) - reversal.others_named(older.text):
-        return False  # "女儿的表姐升初二了": a cousin's, a classmate's school year
+        return False  # "女儿的表姐升初二了", "表妹在招商银行入职了": a cousin's
     return bool(slot)
 
 
@@ -1515,6 +1516,8 @@ def _joined(newer: Said, older: Said) -> bool:
     (:func:`single_slots.joined`), and neither is a plan or a value held before."""
     if newer.subject != older.subject or newer.future or older.future or is_future(newer.text):
         return False
+    if reversal.others_named(newer.text) - reversal.others_named(older.text):
+        return False  # "表妹今天在招商银行入职了": a cousin's first day
     return single_slots.joined(newer.text, older.text, whose(newer, older))
 
 
