@@ -1429,6 +1429,16 @@ def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:
     return slotmodel.probability(newer.text, older.text, cosine, whose(newer, older))
 
 
+_LABEL = re.compile(r"^[^：:，,。]{1,12}[：:]\s*")  # a speaker's label ("妈妈：", "Sam: ")
+
+
+def _others_beside(newer: Said, older: Said) -> frozenset[str]:
+    """The people around a subject (:func:`reversal.others_named`) ``newer``'s words name
+    and ``older``'s do not, a speaker's label no word of them ("妈妈：陈师傅换工作了")."""
+    new, old = _LABEL.sub("", newer.text), _LABEL.sub("", older.text)
+    return reversal.others_named(new) - reversal.others_named(old)
+
+
 # Slots of one's own schooling and work, which a line of a cousin's, a classmate's or a
 # colleague's names beside: another person named in the newer holds its value.
 _SCHOOLING = frozenset({"school", "grade", "employer", "role"})
@@ -1441,7 +1451,7 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
     if newer.future or is_future(newer.text) or older.future:
         return False
     slot = single_slots.swapped(newer.text, older.text, whose(newer, older))
-    if slot in _SCHOOLING and reversal.others_named(newer.text) - reversal.others_named(older.text):
+    if slot in _SCHOOLING and _others_beside(newer, older):
         return False  # "女儿的表姐升初二了", "表妹在招商银行入职了": a cousin's
     return bool(slot)
 
@@ -1498,7 +1508,7 @@ def _disposed(newer: Said, older: Said) -> bool:
     says its subject has (:func:`single_slots.disposed`), as done, of the same subject."""
     if not _told_done(newer, older) or newer.kind == "plan":
         return False
-    if reversal.others_named(newer.text) - reversal.others_named(older.text):
+    if _others_beside(newer, older):
         return False  # "帮表哥把旧车卖了": a cousin's car
     return single_slots.disposed(newer.text, older.text, whose(newer, older))
 
@@ -1516,7 +1526,7 @@ def _joined(newer: Said, older: Said) -> bool:
     (:func:`single_slots.joined`), and neither is a plan or a value held before."""
     if newer.subject != older.subject or newer.future or older.future or is_future(newer.text):
         return False
-    if reversal.others_named(newer.text) - reversal.others_named(older.text):
+    if _others_beside(newer, older):
         return False  # "表妹今天在招商银行入职了": a cousin's first day
     return single_slots.joined(newer.text, older.text, whose(newer, older))
 
