@@ -1439,9 +1439,9 @@ def _others_beside(newer: Said, older: Said) -> frozenset[str]:
     return reversal.others_named(new) - reversal.others_named(old)
 
 
-# Slots of one's own schooling and work, which a line of a cousin's, a classmate's or a
-# colleague's names beside: another person named in the newer holds its value.
-_SCHOOLING = frozenset({"school", "grade", "employer", "role"})
+# Slots of a child's schooling, which a cousin's or a classmate's line names beside: another
+# person named in the newer holds its value.
+_SCHOOLING = frozenset({"school", "grade"})
 
 
 def _slot_swapped(newer: Said, older: Said) -> bool:
@@ -1452,7 +1452,7 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
         return False
     slot = single_slots.swapped(newer.text, older.text, whose(newer, older))
     if slot in _SCHOOLING and _others_beside(newer, older):
-        return False  # "女儿的表姐升初二了", "表妹在招商银行入职了": a cousin's
+        return False  # "女儿的表姐升初二了": a cousin's, a classmate's school year
     return bool(slot)
 
 
@@ -1527,7 +1527,7 @@ def _joined(newer: Said, older: Said) -> bool:
     if newer.subject != older.subject or newer.future or older.future or is_future(newer.text):
         return False
     if _others_beside(newer, older):
-        return False  # "表妹今天在招商银行入职了": a cousin's first day
+        return False  # "表妹今天去招商银行报到了": a cousin's first day
     return single_slots.joined(newer.text, older.text, whose(newer, older))
 
 

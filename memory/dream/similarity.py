@@ -35,8 +35,6 @@ EXCLUSIVE = re.compile(
 FAMILIES: dict[str, list[str]] = {
     "drink": (
         "咖啡 拿铁 美式 摩卡 卡布奇诺 浓缩 茶 奶茶 绿茶 红茶 乌龙 可乐 果汁 啤酒 酒 喝 饮料 "
-        # a change of what one drinks names the family by its verb ("改喝豆浆了")
-        "改喝 换喝 改成喝 换成喝 "
         "coffee latte americano espresso mocha cappuccino tea milk juice beer wine drink drinks"
     ).split(),
     "food": "吃 菜 素食 吃素 辣 甜 海鲜 饭 面 eat eats food vegetarian vegan spicy sweet".split(),

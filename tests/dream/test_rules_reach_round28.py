@@ -45,9 +45,6 @@ CHANGES = [
     ("用户：旧车卖了，换了辆比亚迪", "user", "用户开一辆大众朗逸", "user"),
     ("用户手机彻底坏了，买了个小米14", "user", "用户的手机是华为Mate40", "user"),
     ("刘洋：科沃斯那个扔了，换了个石头的", "刘洋", "刘洋家的扫地机器人是科沃斯的", "刘洋"),
-    # a first day at a new employer, a change of what one drinks
-    ("用户今天在招商银行入职了", "user", "用户在超市当收银员", "user"),
-    ("用户说最近改喝豆浆了", "user", "用户每天早上喝美式咖啡", "user"),
     # a course, a state of a while, over
     ("用户表示化疗全部结束了", "user", "用户在做化疗", "user"),
     ("The user's cast came off today", "user", "The user has a cast on their left leg", "user"),
@@ -61,7 +58,7 @@ KEEPS = [
     ("用户：帮表哥把旧车卖了，他换了辆比亚迪", "user", "用户开一辆大众朗逸", "user"),
     ("用户表示手机彻底坏了，修好了", "user", "用户的手机是华为Mate40", "user"),
     ("用户表示化疗今天暂停一次", "user", "用户在做化疗", "user"),
-    ("用户：表妹今天在招商银行入职了", "user", "用户在超市当收银员", "user"),
+    ("用户：表妹今天去招商银行报到了", "user", "用户在超市当收银员", "user"),
     ("用户下个月开始在招商银行上班", "user", "用户在超市当收银员", "user"),  # a plan
 ]
 

@@ -75,7 +75,7 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     ),
     "employer": (
         re.compile(
-            rf"在(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?)(?:工作|上班|任职|入职|实习|做(?=[{_CJK}]{{0,8}}?(?:{_ZH_JOBS}))|当(?=[{_CJK}]{{0,6}}?(?:{_ZH_JOBS})))"
+            rf"在(?P<v>[{_CJK}A-Za-z0-9]{{2,10}}?)(?:工作|上班|任职|实习|做(?=[{_CJK}]{{0,8}}?(?:{_ZH_JOBS}))|当(?=[{_CJK}]{{0,6}}?(?:{_ZH_JOBS})))"
         ),
         re.compile(rf"(?:入职|跳槽到|跳槽去了?|加入了?)(?P<v>[{_CJK}A-Za-z0-9]{{2,10}})"),
         # a workplace told as one of its kind ("在一家银行做柜员"), or where one is now after
@@ -585,7 +585,7 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
 # says holds ("还是八点半上班") and whichever day it names.
 _JOINED = re.compile(
     rf"(?:入职|跳槽到|跳槽去了?|加入了?)[{_CJK}A-Za-z0-9]{{2,10}}"
-    rf"|(?:去|到|在)[{_CJK}A-Za-z0-9]{{2,10}}?(?:入职|报到)"
+    rf"|(?:去|到)[{_CJK}A-Za-z0-9]{{2,10}}?(?:入职|报到)"
     r"|(?i:\b(?:joined|started (?:a new job )?(?:at|with))\s+[A-Z])"
 )
 
