@@ -15,6 +15,8 @@ apart from the first); ``--data bench/data/judge/change_probe_news.tsv --half ne
 news of a change told as chatter ("终于搬到良渚了哈哈") beside chatter sharing its topic (round
 27, our own); ``--data bench/data/judge/change_probe_group.tsv --half group`` a group's
 shared things changed by another member and facts told as heard (round 27, our own);
+``--data bench/data/judge/change_probe_reach.tsv --half more`` changes no rule read before
+round 28 (a breakup, a thing replaced, a school year, a course over) and their look-alikes;
 ``--part`` takes every other two rows of the file (``tune``: rows 1-2,
 5-6, ...; ``check``: rows 3-4, 7-8, ...), so half a set can be kept aside.
 """

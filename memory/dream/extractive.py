@@ -59,6 +59,7 @@ from memory.dream.judge.clauses import (
     units,
 )
 from memory.dream.judge.relations import (
+    REL_OF,
     Said,
     alias_of,
     aliased,
@@ -982,7 +983,10 @@ class ExtractiveEngine:
                 candidates += [
                     c
                     for c in seen_clusters
-                    if c.head.subject == head.subject
+                    if (
+                        c.head.subject == head.subject
+                        or _partnership(head.said(), c.head.said(), head.text)
+                    )
                     and single_slots.ended(head.text, c.head.text, subject_words(head.subject))
                 ]
             for older in candidates:
@@ -1092,11 +1096,13 @@ class ExtractiveEngine:
         probability and features and what else is known of the pair."""
         together = _together(new, old)
         said, old_said = new.said(together), old.said(together)
-        if said.subject == "user" and other_beings(said.text, old_said.text, self._named):
+        if _partner_ended(said, old_said):
+            pass  # "broke up with Sam" ends "Sam is the user's boyfriend", Sam's line
+        elif said.subject == "user" and other_beings(said.text, old_said.text, self._named):
             # the user's words about others by name ("Owen is 8 and Rhys is 5") give
             # another of them ("Bess is 11 now") no new value: whose it is differs
             return PairJudgement(None, 0.0, (), False)
-        if someone_else(said.text, old_said.text, said.subject, self._aliases):
+        elif someone_else(said.text, old_said.text, said.subject, self._aliases):
             return PairJudgement(None, 0.0, (), False)  # "Mia: Tom moved": Tom's news
         how = self._judged_change(said, old_said, cosine)
         if how is None and together and new.thing & old.thing and thing_moved(said, old_said):
@@ -1123,7 +1129,7 @@ class ExtractiveEngine:
             older_prior=old.prior is not None,
             newer_ahead=said.future and not old_said.future,
             language_differs=has_cjk(said.text) != has_cjk(old_said.text),
-            end_told=_ended(said, old_said),
+            end_told=_ended(said, old_said) or _partner_ended(said, old_said),
             stage_moved=_stage_moved(said, old_said),
         )
         retires = changemodel.retires(pair)
@@ -1252,6 +1258,10 @@ class ExtractiveEngine:
             return "joined"  # "到华泰证券报到了，还是八点半上班": a new employer from that day
         if holds(newer.text):
             return None  # "still on 10mg", "还是住浦东": the value holds
+        if _partner_ended(newer, older):
+            return "ended"  # "和小王分手了" after "小王是用户的男朋友": the partner's line
+        if _disposed(newer, older):
+            return "gone"  # "手机彻底坏了，买了个小米14" after "手机是华为Mate40"
         if replaces(newer, older, cosine, loose=loose):
             return "replaces"
         if newer.subject != older.subject:
@@ -1419,13 +1429,31 @@ def _slot_probability(newer: Said, older: Said, cosine: float | None) -> float:
     return slotmodel.probability(newer.text, older.text, cosine, whose(newer, older))
 
 
+_LABEL = re.compile(r"^[^：:，,。]{1,12}[：:]\s*")  # a speaker's label ("妈妈：", "Sam: ")
+
+
+def _others_beside(newer: Said, older: Said) -> frozenset[str]:
+    """The people around a subject (:func:`reversal.others_named`) ``newer``'s words name
+    and ``older``'s do not, a speaker's label no word of them ("妈妈：陈师傅换工作了")."""
+    new, old = _LABEL.sub("", newer.text), _LABEL.sub("", older.text)
+    return reversal.others_named(new) - reversal.others_named(old)
+
+
+# Slots of a child's schooling, which a cousin's or a classmate's line names beside: another
+# person named in the newer holds its value.
+_SCHOOLING = frozenset({"school", "grade"})
+
+
 def _slot_swapped(newer: Said, older: Said) -> bool:
     """``newer`` gives another value of a slot one holds one value of (where one lives,
     works, one's job, one's age: :mod:`judge.single_slots`), and is no plan: "will be in the
     Shanghai office from December" leaves where one works now."""
     if newer.future or is_future(newer.text) or older.future:
         return False
-    return bool(single_slots.swapped(newer.text, older.text, whose(newer, older)))
+    slot = single_slots.swapped(newer.text, older.text, whose(newer, older))
+    if slot in _SCHOOLING and _others_beside(newer, older):
+        return False  # "女儿的表姐升初二了": a cousin's, a classmate's school year
+    return bool(slot)
 
 
 def _told_done(newer: Said, older: Said) -> bool:
@@ -1444,6 +1472,47 @@ def _ended(newer: Said, older: Said) -> bool:
     )
 
 
+# The relations a partnership names: whose partner the older line is about.
+_PARTNERS = frozenset({"partner", "wife", "husband"})
+
+
+def _partnership(newer: Said, older: Said, text: str) -> bool:
+    """Whether ``older`` is about the partner of ``newer``'s subject, read as the partner's
+    own line: its subject that partner as a relation ("用户的男朋友是小王": ``user/partner``)
+    or by the name ``text`` tells an end with ("小王是用户的男朋友": ``小王``), the older
+    naming the partnership ("男朋友", "wife", "dating")."""
+    who, _, rel = older.subject.partition("/")
+    if who == newer.subject and rel in _PARTNERS:
+        return True
+    if rel or older.subject == newer.subject:
+        return False
+    if older.subject not in single_slots.ended_names(text):
+        return False
+    words = (w for w, kind in REL_OF.items() if kind in _PARTNERS)
+    return any(w in older.text.lower() for w in words) or "stage" in single_slots.slots(older.text)
+
+
+def _partner_ended(newer: Said, older: Said) -> bool:
+    """``newer`` tells by name the end with a partner (a breakup, a divorce) and ``older``
+    is that partnership told as the partner's line (:func:`_partnership`), neither a plan:
+    the end retires it though the two subjects differ."""
+    if newer.future or older.future or is_future(newer.text) or newer.subject == older.subject:
+        return False
+    if not _partnership(newer, older, newer.text):
+        return False
+    return single_slots.ended(newer.text, older.text, subject_words(newer.subject))
+
+
+def _disposed(newer: Said, older: Said) -> bool:
+    """``newer`` tells as gone (sold, died beside a new one, thrown out) a thing ``older``
+    says its subject has (:func:`single_slots.disposed`), as done, of the same subject."""
+    if not _told_done(newer, older) or newer.kind == "plan":
+        return False
+    if _others_beside(newer, older):
+        return False  # "帮表哥把旧车卖了": a cousin's car
+    return single_slots.disposed(newer.text, older.text, whose(newer, older))
+
+
 def _stage_moved(newer: Said, older: Said) -> bool:
     """``newer`` gives another stage with a partner than ``older`` ("got married" after "is
     engaged to Daniel"), as done, of the same subject: the change model's ``stage_moved``."""
@@ -1457,6 +1526,8 @@ def _joined(newer: Said, older: Said) -> bool:
     (:func:`single_slots.joined`), and neither is a plan or a value held before."""
     if newer.subject != older.subject or newer.future or older.future or is_future(newer.text):
         return False
+    if _others_beside(newer, older):
+        return False  # "表妹今天去招商银行报到了": a cousin's first day
     return single_slots.joined(newer.text, older.text, whose(newer, older))
 
 

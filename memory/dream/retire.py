@@ -51,7 +51,7 @@ Ways = Callable[["Statement", "Statement"], "str | None"]
 # The rules that find a new value in a slot holding one (one's employer, home, job) and
 # those that find a turn of what one does or can, another of the same kind, an age: a
 # change they find is news however chatty the line reads (:func:`_news_of_change`)
-SLOT_WAYS = frozenset({"joined", "slot"})
+SLOT_WAYS = frozenset({"joined", "slot", "ended", "gone"})
 TURN_WAYS = frozenset({"reversal", "sibling", "age"})
 
 
@@ -78,6 +78,16 @@ def _sharing(index: dict[tuple[str, str], list[T]], st: Statement) -> list[T]:
             for thing in index.get(key, ()):
                 found.setdefault(id(thing), thing)
     return list(found.values())
+
+
+def _told_gone(statements: list[Statement], st: Statement) -> list[Statement]:
+    """The statements naming what ``st`` tells as gone, perhaps by no word a key holds: a
+    partner or a pet by name ("和小王分手了": "小王是用户的男朋友", whatever subject it was read
+    as), a thing by its kind ("旧车卖了": "开一辆大众朗逸"). The rules judge whose it is."""
+    if not single_slots.tells_gone(st.text):
+        return []
+    who = subject_words(st.subject)
+    return [o for o in statements if single_slots.disposed(st.text, o.text, who)]
 
 
 def _index(things: list[T], head: Callable[[T], Statement]) -> dict[tuple[str, str], list[T]]:
@@ -251,7 +261,7 @@ def left_out_news(
             continue  # only a rule's news (:func:`_news_of_change`), never of one day
         side = Side(st.text, st.day, _speakers(st))
         aimed = GOAL.search(st.text) is not None  # once a line, not once a pair
-        for older in _sharing(index, st):
+        for older in _sharing(index, st) + _told_gone(kept + held, st):
             if older is st or (older.day, older.order) >= (st.day, st.order):
                 continue
             if aimed and not GOAL.search(older.text):

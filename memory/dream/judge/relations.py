@@ -1189,6 +1189,11 @@ _STOP = re.compile(
     r"(?i)\b(?:stopped|quit|gave up|given up|dropped|no longer (?:takes?|uses?|has|does|goes)|"
     r"(?:is|are|was|were) no longer)\b"
     r"|不再|停了|停掉|戒了|戒掉|不吃了|不用了|不去了|不练了|退了"
+    # a course or a state of a while told as over ("化疗结束了", "石膏拆了", "the cast came
+    # off", "physio is over"): what the older says one is in holds no more
+    r"|(?:全部|都|终于|已经|总算)?(?:结束了|拆了|拆掉了|痊愈了|康复了)"
+    r"|(?i:\b(?:came off|(?:is|was|are|were) over|(?:has|have) healed|healed up"
+    r"|(?:has|have) ended)\b)"
 )
 
 

@@ -27,6 +27,7 @@ _CJK = "\u4e00-\u9fff"
 _ZH_VALUE = rf"(?P<v>[{_CJK}A-Za-z0-9·]{{2,14}})"
 _EN_END = "with|and|as|since|for|from|until|but|so|because|near|where|which|who|now|again|too"
 _EN_VALUE = rf"(?P<v>(?:the\s+)?[A-Za-z][\w'&.-]*(?:\s+(?!(?:{_EN_END})\b)[\w'&.-]+){{0,3}})"
+_EN_OTHER_VALUE = _EN_VALUE.replace("?P<v>", "?P<w>")  # a value of a pattern's second way
 # Job words: what a role ends with (后端工程师, 实习生), what 做/当 names as work.
 _ZH_JOBS = (
     "工程师|实习生|老师|教师|医生|护士|经理|设计师|开发|测试|销售|会计|律师|分析师|研究员|"
@@ -165,17 +166,39 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"(?:转到|转去|考上了?|考进了?|考到)(?P<v>[{_CJK}A-Za-z]{{2,10}}?)"
             r"(?:读书|上学|念书|读(?:大|研|博|高|初|硕)|读(?=[\u4e00-\u9fff]{2,8}?(?:专业|系)))"
         ),
-        # a school named by its kind ("在蓝天幼儿园", "现在去彩虹幼儿园", "在实验小学读一年级")
+        # a school named by its kind ("在蓝天幼儿园", "现在去彩虹幼儿园", "在实验小学读一年级"),
+        # or one moved to ("转到实验小学了")
         re.compile(
-            rf"(?:(?<!现)在|去)(?P<v>[{_CJK}A-Za-z]{{2,8}}?(?:幼儿园|小学|中学|初中|高中))"
+            rf"(?:(?<!现)在|去|转到|转去|转进|转入)(?P<v>[{_CJK}A-Za-z]{{2,8}}?(?:幼儿园|小学|中学|初中|高中))"
             r"(?=上学|读书|念书|上|读|了|[，,。.；;！!]|$)"
         ),
         re.compile(
             rf"(?i)\b(?:studies|studying|study|enrolled)\s+(?:[a-z]+\s+){{0,2}}at\s+{_EN_VALUE}"
         ),
+        # a school moved to, named bare ("transferred to Durham", "switched schools, she's
+        # at Oakfield now")
+        re.compile(
+            rf"(?i)\b(?:transferred|transferring|transfers)\s+(?:(?:uni|university|college|school)s?\s+)?"
+            rf"to\s+(?!(?:a|an|the|my|his|her|their|our)\s+(?:new\s+)?(?:office|team|branch|department|role|job|site)\b){_EN_VALUE}"
+            rf"|\b(?:switched|changed|moved)\s+schools?\b[^.;]*?\b(?:at|to)\s+{_EN_OTHER_VALUE}"
+        ),
         re.compile(
             r"\b(?i:goes|go|going|moved|moves|transferred)\s+(?i:to)\s+"
-            r"(?P<v>(?:[A-Z][\w'-]*\s+){1,3}(?:School|Primary|Academy|College|High|University))\b"
+            r"(?P<v>(?:[A-Z][\w'-]*\s+){1,3}(?i:School|Primary|Academy|College|High|University))\b"
+        ),
+    ),
+    # the year or grade of school one is in ("上三年级", "升了小四", "读初一", "in Year 4",
+    # "moved up to 5th grade"): one at a time, its value the year counted from the first
+    # year of primary school (:func:`_grade`)
+    "grade": (
+        re.compile(
+            r"(?:上|读|念|在读|升|升到|升上|升了|进入|到)了?"
+            r"(?P<v>(?:小学)?[一二三四五六1-6]年级|小[一二三四五六]|初[一二三]|高[一二三]|初中[一二三]年级"
+            r"|高中[一二三]年级|大[一二三四]|研[一二三])(?![0-9一二三四五六七八九十])"
+        ),
+        re.compile(
+            r"(?i)\b(?:in|into|to|starts?|started|starting|entered|entering)\s+"
+            r"(?P<v>(?:year|grade|form|p|primary|y)\s*\d{1,2}|\d{1,2}(?:st|nd|rd|th)\s+grade)\b"
         ),
     ),
     # what one studies ("studies chemistry", "now study pharmacy", "专业是会计"): one at a time
@@ -335,7 +358,12 @@ def slot_values(text: str) -> dict[str, frozenset[str]]:
                     found = _SCHOOL_KIND.sub("", found)  # 实验小学 / 育才小学 share only 小学
                 if slot == "stage":
                     found = _STAGES.get(found.lower(), found.lower())
-                value = _age(found) if slot == "age" else _tokens(found)
+                if slot == "age":
+                    value = _age(found)
+                elif slot == "grade":
+                    value = _grade(found)
+                else:
+                    value = _tokens(found)
                 if value:
                     out[slot] = value
                     break
@@ -357,6 +385,23 @@ def _age(value: str) -> frozenset[str]:
     return frozenset({str(n)}) if n is not None and 0 < n <= OLDEST else frozenset()
 
 
+# The years before each stage of school, counted from the first year of primary school.
+_STAGE_YEARS = {"小": 0, "初": 6, "高": 9, "大": 12, "研": 16}
+
+
+def _grade(value: str) -> frozenset[str]:
+    """A school year as its count from primary school's first ("初二" -> "8", "Year 5" ->
+    "5"), none when it names no year."""
+    digits = re.search(r"\d{1,2}", value)
+    if digits:  # Year 4, grade 5, 5th grade, P4: the English count is primary's
+        return frozenset({str(int(digits.group(0)))})
+    n = number(re.sub(r"[^一二三四五六]", "", value))
+    if n is None:
+        return frozenset()
+    stage = next((c for c in value if c in _STAGE_YEARS), "小")
+    return frozenset({str(_STAGE_YEARS[stage] + n)})
+
+
 def _tokens(value: str) -> frozenset[str]:
     if has_cjk(value):
         value = _ZH_FILLER.sub("", value)
@@ -374,19 +419,23 @@ _EN_GONE = re.compile(
     r"\b(?:sold|traded in|traded|scrapped|ditched|got rid of|gave away|replaced|returned"
     r"|left|quit)\s+(?:(?:my|our|the|his|her|their|[A-Z][a-z]+'s)\s+)?(?P<t>[A-Za-z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
     r"|\bgave\s+(?:(?:my|our|the|his|her|their|[A-Z][a-z]+'s)\s+)?(?P<g>[A-Za-z][\w-]*)\s+away\b"
-    r"|\b(?:the|my|our)\s+(?P<d>[A-Z][\w-]*)\s+(?:finally\s+|just\s+)?"
+    r"|(?:\b(?:the|my|our)\s+|^)(?P<d>[A-Z][\w-]*)\s+(?:finally\s+|just\s+)?"
     r"(?:died|broke down|was stolen|got stolen|was written off|got written off)\b"
     r"|\b(?P<n>[A-Z][\w-]*)\s+(?:has\s+|had\s+)?(?:sadly\s+)?passed away\b",
     re.IGNORECASE,
 )
 _LEFT = frozenset({"left", "quit"})  # what follows must be a name: "left work early" is no job left
 _ZH_GONE = re.compile(
-    rf"(?:把|将)?(?P<t>[{_CJK}A-Za-z0-9]{{2,8}}?)(?:已经|终于)?"
-    r"(?P<v>卖了|卖掉了|卖掉|丢了|坏了|送人了|退掉了|报废了|转手了|去世了)"
+    rf"(?:把|将)?(?P<t>[{_CJK}A-Za-z0-9]{{2,8}}?)(?:已经|终于|彻底|早就|总算)?"
+    r"(?P<v>卖了|卖掉了|卖掉|丢了|坏了|送人了|退掉了|报废了|转手了|去世了|扔了|扔掉了|淘汰了)"
 )
+# A thing told as the old one of its kind ("旧车卖了", "sold my old car"): the kind names the
+# older's thing of that kind, by its word or by the slot the kind fills ("开一辆大众朗逸").
+_OLD_ONE = re.compile(r"(?i)^(?:旧|老|原来的?|之前的?|以前的?|old\s+)")
+_KIND_SLOT = {"车": "car", "car": "car"}
 # An end that may be mended ("手机坏了", "the Corsa died"): gone only beside a new one.
 _WEAK = re.compile(r"(?i)坏了|\b(?:died|broke down)\b")
-_ANEW = re.compile(r"(?i)新|换|现在|\b(?:got|bought|new|now|instead|replaced)\b")
+_ANEW = re.compile(r"(?i)新|换|现在|买了|入手|\b(?:got|bought|new|now|instead|replaced)\b")
 _ZH_TELLER = re.compile(r"^(?:用户|我们|我|他们|他|她)?(?:提到|说|表示)?(?:的)?(?:把|将)?")
 
 
@@ -400,6 +449,8 @@ _EN_ENDED = re.compile(
     r"|\b(?:divorced|divorce)\s+(?:from\s+)?(?P<d>[A-Z][\w-]*)"
     r"|\b(?P<p>[A-Z][\w-]*)\s+and\s+(?:I|me|the user)\s+(?:have\s+|had\s+|finally\s+)?"
     r"(?:broke up|split up|split|separated|got divorced|divorced)\b"
+    r"|\b(?:I|me)\s+and\s+(?P<q>[A-Z][\w-]*)\s+(?:have\s+|had\s+|finally\s+)?"
+    r"(?:broke up|split up|split|separated|got divorced|divorced)\b"
     # one named bare died (a pet, a person), not a thing with its article ("the Clio died":
     # broken down, perhaps mended)
     r"|(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?<!\ba\s)"
@@ -407,11 +458,11 @@ _EN_ENDED = re.compile(
 )
 _ZH_PARTED = re.compile(
     rf"(?P<b>[^，,。；;！!？?]*?)(?:和|跟|与)(?P<t>[{_CJK}A-Za-z·]{{1,6}}?)(?:已经|终于)?"
-    r"(?:分手|离婚|分开)"
+    r"(?:分手|离婚|分开|分了手|离了婚)"
 )
 # What may stand before a breakup's 和 and still be its teller: the user, I, when it was.
 _ZH_WHEN = re.compile(
-    r"用户|我们|我|提到|说|上个?月|上周|上星期|昨天|前天|前几天|最近|刚刚?|已经|终于|今年|去年"
+    r"(?:提到|说|表示)(?:他|她)|用户|我们|我|提到|说|表示|上个?月|上周|上星期|昨天|前天|前几天|最近|刚刚?|已经|终于|今年|去年"
     r"|\d+\s*[年月日号]|[：:\s]"
 )
 _THIRD = re.compile(r"[他她]")
@@ -420,13 +471,18 @@ _THIRD = re.compile(r"[他她]")
 def _ended(newer: str) -> list[str]:
     """The partners and pets ``newer`` tells as ended (their words as written)."""
     if not has_cjk(newer):
-        return [m["t"] or m["d"] or m["p"] or m["n"] for m in _EN_ENDED.finditer(newer)]
+        return [m["t"] or m["d"] or m["p"] or m["q"] or m["n"] for m in _EN_ENDED.finditer(newer)]
     body = re.split(r"[：:]", newer, maxsplit=1)[-1]
     return [
         m["t"]
         for m in _ZH_PARTED.finditer(body)
-        if not _ZH_WHEN.sub("", m["b"]) and not _THIRD.search(m["t"])
+        if not _ZH_WHEN.sub("", m["b"]) and not _THIRD.search(m["t"]) and "的" not in m["t"]
     ]
+
+
+def ended_names(text: str) -> frozenset[str]:
+    """The names of the partners and pets ``text`` tells as ended."""
+    return frozenset(_ended(text))
 
 
 def tells_end(text: str) -> bool:
@@ -454,6 +510,11 @@ def _gone(newer: str) -> list[str]:
     return out
 
 
+def tells_gone(text: str) -> bool:
+    """Whether ``text`` tells a thing, a partner or a pet as gone."""
+    return bool(_gone(text))
+
+
 def disposed(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
     """Whether ``newer`` tells as gone a thing ``older`` names (a word of it, Chinese by a
     character pair), ``older`` telling of no such end itself."""
@@ -474,6 +535,9 @@ def _named_in(things: list[str], older: str, who: frozenset[str]) -> bool:
     low = older.lower()
     mine = {n[i : i + 2] for n in who if has_cjk(n) for i in range(len(n) - 1)}
     for thing in things:
+        kind = _OLD_ONE.sub("", thing).strip().lower()
+        if kind != thing.lower() and _KIND_SLOT.get(kind) in slot_values(older):
+            return True  # "旧车卖了" after "开一辆大众朗逸"
         if has_cjk(thing):
             chars = re.sub(rf"[^{_CJK}A-Za-z0-9]", "", thing)
             grams = {chars[i : i + 2] for i in range(len(chars) - 1)} - mine - {"用户"}
@@ -504,8 +568,8 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
     for slot in sorted(set(new) & set(old)):
         if new[slot] & old[slot] or _names(new[slot] | old[slot], who):
             continue
-        if slot == "age" and not _older(new[slot], old[slot]):
-            continue  # an age only grows: a younger one is someone else's
+        if slot in ("age", "grade") and not _older(new[slot], old[slot]):
+            continue  # an age or a school year only grows: a younger one is someone else's
         if slot == "search" and not _same_search(newer, older):
             continue  # a flat found ends no job search
         if slot in _ANOTHER and _ANOTHER[slot].search(newer):
@@ -583,9 +647,11 @@ __all__ = [
     "at_subject",
     "disposed",
     "ended",
+    "ended_names",
     "joined",
     "slot_values",
     "slots",
     "swapped",
     "tells_end",
+    "tells_gone",
 ]
