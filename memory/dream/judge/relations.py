@@ -917,7 +917,11 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
             return True  # the same plan, a new date
     if same_language and _other_distance(newer.text, older.text):
         return False  # "a 10k in 61 min" is another record than "a 5k in 28 min"
-    if new_value(newer.text, older.text, cosine, who) and not relative_apart(newer, older, who):
+    if (
+        new_value(newer.text, older.text, cosine, who)
+        and not relative_apart(newer, older, who)
+        and not numbers_apart(newer.text, older.text, who)
+    ):
         return True  # the same slot, a new value of the same type
     if _stopped(newer.text, older.text, who):
         return True  # "stopped the statin" ends "a statin at night"
@@ -932,11 +936,44 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
 
 def relative_apart(newer: Said, older: Said, who: frozenset[str]) -> bool:
     """Whether the newer names a relative the older does not ("Tom is 8" / "Tom's sister Amy
-    is 5") and says no change: a value of another person's, beside the older's."""
+    is 5") and says no change, or each names a relative the other's could not be, change
+    or not (:func:`relatives_apart`): a value of another person's, beside the older's."""
     text = newer.text
+    if relatives_apart(text, older.text, who):
+        return True
     if NEWS.search(text) or clear_change(text):
         return False
     return bool(_relations(text, who) - _relations(older.text, who))
+
+
+# Relations one person may be named by in two statements: a child is a son or a daughter,
+# the parents are a father and a mother, a partner becomes a wife or a husband.
+_ONE_OF = {
+    "child": {"son", "daughter"},
+    "parents": {"father", "mother"},
+    "partner": {"wife", "husband"},
+}
+
+
+def _may_be(a: str, b: str) -> bool:
+    return a == b or b in _ONE_OF.get(a, ()) or a in _ONE_OF.get(b, ())
+
+
+# "我爸", "我妈": a relation after the speaker's own pronoun, read as one word.
+_MY = re.compile(r"(?:我|你|他|她)(?=[\u4e00-\u9fff])")
+
+
+def _kin(text: str, who: frozenset[str]) -> frozenset[str]:
+    """The relations ``text`` names (:func:`_relations`), "我爸" as "爸" too."""
+    return _relations(text, who) | _relations(_MY.sub(" ", text), who)
+
+
+def relatives_apart(newer: str, older: str, who: frozenset[str]) -> bool:
+    """Whether both statements name relatives and none the newer names could be one the older
+    names ("用户的妈妈今年65岁" / "用户的爸爸今年68岁", "the user's son is 7" / "the user's
+    daughter is now 4"): two people's values, never one slot, whatever change is told."""
+    mine, theirs = _kin(newer, who), _kin(older, who)
+    return bool(mine and theirs) and not any(_may_be(a, b) for a in mine for b in theirs)
 
 
 # Whom a reflexive names is the subject, no measured thing ("weighed herself at 82.5 kg").
@@ -955,30 +992,82 @@ def _measures_apart(
     each number of every pair sharing a word has a word beside it the other statement never
     says ("房租 3000 元" / "工资 12000 元", "家住 12 楼" / "公司在 28 楼",
     "rent is 1200 euros" / "partner earns 3000 euros"), or the newer names a relative the
-    older does not ("身高 180" / "老婆身高165": another's). A new number told plainly of one
-    thing ("体重 80 公斤" / "体重 78 公斤", "weighed herself at 82.5 kg" / "weighs 84 kg")
-    or told as news ("rent went up to £950") is not held back."""
-    if NEWS.search(newer) or clear_change(newer):
-        return False
-    if _relations(newer, who) - _relations(older, who):
+    older does not ("身高 180" / "老婆身高165": another's), or both name relatives that are
+    two people (:func:`relatives_apart`). A new number told plainly of one thing ("体重 80
+    公斤" / "体重 78 公斤", "weighed herself at 82.5 kg" / "weighs 84 kg") or told as news of
+    the older's thing ("rent went up to £950") is not held back; news said of a number beside
+    only words the older never says ("现在每月工资12000元" / "房租3000元") is another thing's."""
+    if relatives_apart(newer, older, who):
+        return True
+    told = bool(NEWS.search(newer) or clear_change(newer))
+    if not told and _relations(newer, who) - _relations(older, who):
         return True
     skip = _NOT_MEASURED | _PERIOD | who | {w.lower() for w in who}
     shared = (set(new_nums) & set(old_nums)) - skip
     if not shared:
         return False
+    pairs = {(a, b) for w in shared for a in new_nums[w] for b in old_nums[w]}
+    return _numbers_apart(newer, older, new_nums, old_nums, skip | shared, pairs, told=told)
+
+
+def _numbers_apart(
+    newer: str,
+    older: str,
+    new_nums: dict[str, frozenset[str]],
+    old_nums: dict[str, frozenset[str]],
+    skip: frozenset[str] | set[str],
+    pairs: set[tuple[str, str]],
+    *,
+    told: bool,
+) -> bool:
+    """Whether each pair of numbers (the newer's, the older's) measures two things: the
+    older's number has a word beside it (past ``skip``) the newer never says, and the
+    newer's has one the older never says, or, when the newer tells a change, only such
+    words past the words of the change (the change is the older's thing's when the newer's
+    number names it: "现在房租涨到3300元" of "房租3000元", not "现在每月工资12000元")."""
     new_said, old_said = _said_words(newer), _said_words(older)
 
-    def own(nums: dict[str, frozenset[str]], number: str, other: frozenset[str]) -> bool:
-        # what the number measures, beside the words both share: a word the other never says
-        beside = {w for w, found in nums.items() if number in found} - skip - shared
-        return any(_said_word(w) not in other for w in beside - _REFLEXIVE)
+    def beside(nums: dict[str, frozenset[str]], number: str) -> set[str]:
+        # what the number measures, beside the words both share
+        return {w for w, found in nums.items() if number in found} - skip - _REFLEXIVE
 
-    return all(
-        own(new_nums, a, old_said) and own(old_nums, b, new_said)
-        for w in shared
-        for a in new_nums[w]
-        for b in old_nums[w]
+    def own(nums: dict[str, frozenset[str]], number: str, other: frozenset[str]) -> bool:
+        # a word beside the number the other statement never says
+        return any(_said_word(w) not in other for w in beside(nums, number))
+
+    def elsewhere(number: str) -> bool:
+        # past the words of the change ("涨到", "went up"), only words the older never says
+        words = {w for w in beside(new_nums, number) if not _change_word(w)}
+        return bool(words) and all(_said_word(w) not in old_said for w in words)
+
+    return bool(pairs) and all(
+        own(old_nums, b, new_said) and (elsewhere(a) if told else own(new_nums, a, old_said))
+        for a, b in pairs
     )
+
+
+def numbers_apart(newer: str, older: str, who: frozenset[str]) -> bool:
+    """Whether both statements give numbers and every pair of them measures two things
+    (:func:`_numbers_apart`), shared word or not ("the user's rent is £900 a month" / "the
+    user is now earning £2,400 a month"): no new value of one slot, however alike."""
+    new_nums, old_nums = _slot_numbers(newer), _slot_numbers(older)
+    # the words beside numbers of both (a unit, "元", "kg") say nothing of what each measures
+    skip = (
+        _NOT_MEASURED | _PERIOD | who | {w.lower() for w in who} | (set(new_nums) & set(old_nums))
+    )
+    pairs = {(a, b) for a in _all(new_nums) for b in _all(old_nums)}
+    told = bool(NEWS.search(newer) or clear_change(newer))
+    return _numbers_apart(newer, older, new_nums, old_nums, skip, pairs, told=told)
+
+
+def _all(nums: dict[str, frozenset[str]]) -> set[str]:
+    return {n for found in nums.values() for n in found}
+
+
+def _change_word(word: str) -> bool:
+    """A word of a change beside a new number ("涨到", "went", "up", "turned"): how it moved,
+    not what it measures."""
+    return bool(NEWS.search(word) or CHANGE.search(word))
 
 
 def _said_word(word: str) -> str:
