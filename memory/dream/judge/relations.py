@@ -963,8 +963,14 @@ def _may_be(a: str, b: str) -> bool:
 _MY = re.compile(r"(?:我|你|他|她)(?=[\u4e00-\u9fff])")
 
 
+# Who speaks ("老爸：…", "Mum: …"): the name before a line's colon, no one it tells of.
+_SPOKEN_BY = re.compile(r"^[^：:，,。\s]{1,12}\s?[：:]")
+
+
 def _kin(text: str, who: frozenset[str]) -> frozenset[str]:
-    """The relations ``text`` names (:func:`_relations`), "我爸" as "爸" too."""
+    """The relations ``text`` names (:func:`_relations`), "我爸" as "爸" too, past whoever
+    says it ("妈妈：陈师傅换工作了" names no mother)."""
+    text = _SPOKEN_BY.sub(" ", text)
     return _relations(text, who) | _relations(_MY.sub(" ", text), who)
 
 
@@ -994,20 +1000,33 @@ def _measures_apart(
     "rent is 1200 euros" / "partner earns 3000 euros"), or the newer names a relative the
     older does not ("身高 180" / "老婆身高165": another's), or both name relatives that are
     two people (:func:`relatives_apart`). A new number told plainly of one thing ("体重 80
-    公斤" / "体重 78 公斤", "weighed herself at 82.5 kg" / "weighs 84 kg") or told as news of
-    the older's thing ("rent went up to £950") is not held back; news said of a number beside
-    only words the older never says ("现在每月工资12000元" / "房租3000元") is another thing's."""
+    公斤" / "体重 78 公斤", "weighed herself at 82.5 kg" / "weighs 84 kg") or told as a
+    change ("rent went up to £950", "称了一下57了") is not held back; a value said to hold
+    now ("现在每月工资12000元", "I'm now earning …") tells no change (:func:`tells_change`)."""
     if relatives_apart(newer, older, who):
         return True
-    told = bool(NEWS.search(newer) or clear_change(newer))
-    if not told and _relations(newer, who) - _relations(older, who):
+    if tells_change(newer):
+        return False
+    if _relations(newer, who) - _relations(older, who):
         return True
     skip = _NOT_MEASURED | _PERIOD | who | {w.lower() for w in who}
     shared = (set(new_nums) & set(old_nums)) - skip
     if not shared:
         return False
     pairs = {(a, b) for w in shared for a in new_nums[w] for b in old_nums[w]}
-    return _numbers_apart(newer, older, new_nums, old_nums, skip | shared, pairs, told=told)
+    return _numbers_apart(newer, older, new_nums, old_nums, skip | shared, pairs)
+
+
+# Words saying a value holds now ("现在", "目前", "now", "currently"): the present, no change
+# (a value changed says so: "涨到", "went up", "了", "down to").
+_NOW = re.compile(r"(?i)\b(?:now|currently|these days|nowadays|at the moment)\b|现在|目前|如今")
+
+
+def tells_change(text: str) -> bool:
+    """Whether ``text`` says that something changed, past the words saying a value holds
+    now ("现在每月工资12000元" tells none, "现在房租涨到3300元了" does)."""
+    plain = _NOW.sub(" ", text)
+    return bool(NEWS.search(plain) or clear_change(plain))
 
 
 def _numbers_apart(
@@ -1015,59 +1034,45 @@ def _numbers_apart(
     older: str,
     new_nums: dict[str, frozenset[str]],
     old_nums: dict[str, frozenset[str]],
-    skip: frozenset[str] | set[str],
+    skip: frozenset[str],
     pairs: set[tuple[str, str]],
-    *,
-    told: bool,
 ) -> bool:
-    """Whether each pair of numbers (the newer's, the older's) measures two things: the
-    older's number has a word beside it (past ``skip``) the newer never says, and the
-    newer's has one the older never says, or, when the newer tells a change, only such
-    words past the words of the change (the change is the older's thing's when the newer's
-    number names it: "现在房租涨到3300元" of "房租3000元", not "现在每月工资12000元")."""
+    """Whether each pair of numbers (the newer's, the older's) measures two things: each
+    has a word beside it (past ``skip``) the other statement never says."""
     new_said, old_said = _said_words(newer), _said_words(older)
-
-    def beside(nums: dict[str, frozenset[str]], number: str) -> set[str]:
-        # what the number measures, beside the words both share
-        return {w for w, found in nums.items() if number in found} - skip - _REFLEXIVE
 
     def own(nums: dict[str, frozenset[str]], number: str, other: frozenset[str]) -> bool:
         # a word beside the number the other statement never says
-        return any(_said_word(w) not in other for w in beside(nums, number))
-
-    def elsewhere(number: str) -> bool:
-        # past the words of the change ("涨到", "went up"), only words the older never says
-        words = {w for w in beside(new_nums, number) if not _change_word(w)}
-        return bool(words) and all(_said_word(w) not in old_said for w in words)
+        beside = {w for w, found in nums.items() if number in found} - skip - _REFLEXIVE
+        return any(_said_word(w) not in other for w in beside)
 
     return bool(pairs) and all(
-        own(old_nums, b, new_said) and (elsewhere(a) if told else own(new_nums, a, old_said))
-        for a, b in pairs
+        own(new_nums, a, old_said) and own(old_nums, b, new_said) for a, b in pairs
     )
 
 
 def numbers_apart(newer: str, older: str, who: frozenset[str]) -> bool:
-    """Whether both statements give numbers and every pair of them measures two things
-    (:func:`_numbers_apart`), shared word or not ("the user's rent is £900 a month" / "the
-    user is now earning £2,400 a month"): no new value of one slot, however alike."""
+    """Whether the newer says a value holds now and tells no change (:func:`tells_change`:
+    "现在每月工资12000元"), and every pair of their numbers measures two things
+    (:func:`_numbers_apart`), a word beside both or not ("the user's rent is £900 a month" /
+    "the user is now earning £2,400 a month"): no new value of one slot, however alike."""
+    if not _NOW.search(newer) or tells_change(newer):
+        return False
     new_nums, old_nums = _slot_numbers(newer), _slot_numbers(older)
     # the words beside numbers of both (a unit, "元", "kg") say nothing of what each measures
     skip = (
         _NOT_MEASURED | _PERIOD | who | {w.lower() for w in who} | (set(new_nums) & set(old_nums))
     )
+    if _kin(newer, who) and _kin(older, who):
+        # both name relatives that may be one person (:func:`relatives_apart` said so):
+        # "老婆" / "女朋友" say whose, not what is measured
+        skip |= {w for w in {*new_nums, *old_nums} if stem(w.lower()) in _REL_STEM}
     pairs = {(a, b) for a in _all(new_nums) for b in _all(old_nums)}
-    told = bool(NEWS.search(newer) or clear_change(newer))
-    return _numbers_apart(newer, older, new_nums, old_nums, skip, pairs, told=told)
+    return _numbers_apart(newer, older, new_nums, old_nums, skip, pairs)
 
 
 def _all(nums: dict[str, frozenset[str]]) -> set[str]:
     return {n for found in nums.values() for n in found}
-
-
-def _change_word(word: str) -> bool:
-    """A word of a change beside a new number ("涨到", "went", "up", "turned"): how it moved,
-    not what it measures."""
-    return bool(NEWS.search(word) or CHANGE.search(word))
 
 
 def _said_word(word: str) -> str:
