@@ -2,9 +2,10 @@
 values are never one slot (issue 10, durable facts wrongly superseded). Examples of this
 file's own:
 
-- a word of news ("现在", "now", "目前", "currently") tells a change of the older's thing
-  only when the newer's number names it: "现在每月工资12000元" after "每月房租3000元" is a
-  salary beside a rent, "现在房租涨到3300元了" the rent changed;
+- a value said to hold now ("现在", "now", "目前", "currently") with no word of a change
+  is no new value of the older's thing when each number has a word beside it the other
+  never says: "现在每月工资12000元" after "每月房租3000元" is a salary beside a rent (the
+  learned ways and the same-slot step hold back), "现在房租涨到3300元了" the rent changed;
 - two relatives' values ("妈妈65岁" / "爸爸68岁", "son is 7" / "daughter is 4") are two
   people's, told as news or not; a relative's own new value still retires the old one;
 - what the rules found of two things, the learned judgements no longer retire.
@@ -17,11 +18,18 @@ import pytest
 from memory.dream.extractive import RULES, ExtractiveEngine, _two_measured
 from memory.dream.judge.relations import Said
 
-KEEPS = [
+# Numbers beside one word (a unit) told with "now": the rules' numbers step still lets news
+# through (a change told in other words, "the scale says 77 kg now", looks the same), so
+# only the learned ways are held back from them.
+NOW_KEEPS = [
     ("user", "用户每月房租3000元", "用户现在每月工资12000元"),
     ("user", "用户家住在12楼", "用户目前公司在28楼"),
-    ("user", "The user's rent is £900 a month", "The user is now earning £2,400 a month"),
     ("小林", "小林每月房租3000元", "小林现在每月工资12000元"),
+    ("user", "用户每天跑步10公里", "用户现在每天骑车15公里"),
+]
+
+KEEPS = [
+    ("user", "The user's rent is £900 a month", "The user is now earning £2,400 a month"),
     ("user", "用户的妈妈今年65岁", "用户的爸爸今年68岁"),
     ("user", "用户：我妈今年65岁", "用户：我爸今年68岁"),
     ("user", "用户的妈妈65岁", "用户的爸爸现在68岁"),
@@ -60,7 +68,7 @@ def test_another_thing_or_person_is_no_change(subject: str, old: str, new: str) 
     assert _found(subject, old, new, 0.85) not in RULES
 
 
-@pytest.mark.parametrize(("subject", "old", "new"), KEEPS)
+@pytest.mark.parametrize(("subject", "old", "new"), KEEPS + NOW_KEEPS)
 def test_the_learned_ways_weigh_no_two_things(subject: str, old: str, new: str) -> None:
     assert _two_measured(*_pair(subject, old, new))
 

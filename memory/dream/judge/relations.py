@@ -959,6 +959,8 @@ def _may_be(a: str, b: str) -> bool:
     return a == b or b in _ONE_OF.get(a, ()) or a in _ONE_OF.get(b, ())
 
 
+_DIGIT = re.compile(r"\d")
+
 # "我爸", "我妈": a relation after the speaker's own pronoun, read as one word.
 _MY = re.compile(r"(?:我|你|他|她)(?=[\u4e00-\u9fff])")
 
@@ -975,9 +977,13 @@ def _kin(text: str, who: frozenset[str]) -> frozenset[str]:
 
 
 def relatives_apart(newer: str, older: str, who: frozenset[str]) -> bool:
-    """Whether both statements name relatives and none the newer names could be one the older
-    names ("用户的妈妈今年65岁" / "用户的爸爸今年68岁", "the user's son is 7" / "the user's
-    daughter is now 4"): two people's values, never one slot, whatever change is told."""
+    """Whether both statements give a number (an age, a measure), both name relatives, and
+    none the newer names could be one the older names ("用户的妈妈今年65岁" / "用户的爸爸今年
+    68岁", "the user's son is 7" / "the user's daughter is now 4"): two people's values,
+    never one slot, whatever change is told. Values told in words (a home, a job) are left
+    to the rest of the judgement: one person has many names ("Mum" / "the kids' grandma")."""
+    if not (_DIGIT.search(newer) and _DIGIT.search(older)):
+        return False
     mine, theirs = _kin(newer, who), _kin(older, who)
     return bool(mine and theirs) and not any(_may_be(a, b) for a in mine for b in theirs)
 
@@ -1005,7 +1011,10 @@ def _measures_apart(
     now ("现在每月工资12000元", "I'm now earning …") tells no change (:func:`tells_change`)."""
     if relatives_apart(newer, older, who):
         return True
-    if tells_change(newer):
+    # news of any kind, "now" too, lets a new number through here: a value said to hold now
+    # may be a change told in other words ("the scale says 77 kg now" / "weighs 80 kg");
+    # the learned ways weigh it with :func:`numbers_apart`
+    if NEWS.search(newer) or clear_change(newer):
         return False
     if _relations(newer, who) - _relations(older, who):
         return True
