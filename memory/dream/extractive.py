@@ -67,7 +67,9 @@ from memory.dream.judge.relations import (
     confirms,
     holds,
     is_future,
+    numbers_apart,
     one_day,
+    relatives_apart,
     replaces,
     same_fact,
     subject_of,
@@ -1112,6 +1114,8 @@ class ExtractiveEngine:
             # ("had her first Tuesday swim lesson at 5:30" after "move to Tuesdays at
             # 5:30pm"): no new value, however alike the slot
             return PairJudgement(how, 0.0, (), False)
+        if how not in RULES and _two_measured(said, old_said):
+            return PairJudgement(how, 0.0, (), False)
         score = self._slot_score(said, old_said, cosine)
         if how is None and score < NONE_FLOOR and not self.record_pairs:
             return PairJudgement(how, score, (), False)  # nothing the model could weigh
@@ -1444,13 +1448,27 @@ def _others_beside(newer: Said, older: Said) -> frozenset[str]:
 _SCHOOLING = frozenset({"school", "grade"})
 
 
+def _two_measured(newer: Said, older: Said) -> bool:
+    """What the rules, which read the numbers and the people, found of two things, the
+    learned judgements weigh no more: values of two relatives ("妈妈65岁" / "爸爸68岁") or
+    numbers each beside a word the other never says ("房租3000元" / "现在每月工资12000元",
+    "跑步5公里" / "现在每天骑车15公里"), a change told only of the newer's own thing."""
+    who = whose(newer, older)
+    return relatives_apart(newer.text, older.text, who) or numbers_apart(
+        newer.text, older.text, who
+    )
+
+
 def _slot_swapped(newer: Said, older: Said) -> bool:
     """``newer`` gives another value of a slot one holds one value of (where one lives,
     works, one's job, one's age: :mod:`judge.single_slots`), and is no plan: "will be in the
     Shanghai office from December" leaves where one works now."""
     if newer.future or is_future(newer.text) or older.future:
         return False
-    slot = single_slots.swapped(newer.text, older.text, whose(newer, older))
+    who = whose(newer, older)
+    if relatives_apart(newer.text, older.text, who):
+        return False  # "妈妈住在苏州" / "爸爸住在无锡": two people's slots
+    slot = single_slots.swapped(newer.text, older.text, who)
     if slot in _SCHOOLING and _others_beside(newer, older):
         return False  # "女儿的表姐升初二了": a cousin's, a classmate's school year
     return bool(slot)
@@ -1542,7 +1560,10 @@ def _age_grown(newer: Said, older: Said) -> bool:
     is a new value of one's own age, whatever day it was said on), and is no plan."""
     if newer.future or older.future:
         return False
-    return single_slots.swapped(newer.text, older.text, whose(newer, older)) == "age"
+    who = whose(newer, older)
+    if relatives_apart(newer.text, older.text, who):
+        return False  # "妈妈65岁" / "爸爸68岁": two people's ages
+    return single_slots.swapped(newer.text, older.text, who) == "age"
 
 
 def _one_slot(found: list[tuple[Cluster, float, str]]) -> list[tuple[Cluster, float, str]]:

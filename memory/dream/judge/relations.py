@@ -950,7 +950,11 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
             return True  # the same plan, a new date
     if same_language and _other_distance(newer.text, older.text):
         return False  # "a 10k in 61 min" is another record than "a 5k in 28 min"
-    if new_value(newer.text, older.text, cosine, who) and not relative_apart(newer, older, who):
+    if (
+        new_value(newer.text, older.text, cosine, who)
+        and not relative_apart(newer, older, who)
+        and not numbers_apart(newer.text, older.text, who)
+    ):
         return True  # the same slot, a new value of the same type
     if _stopped(newer.text, older.text, who):
         return True  # "stopped the statin" ends "a statin at night"
@@ -965,11 +969,56 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
 
 def relative_apart(newer: Said, older: Said, who: frozenset[str]) -> bool:
     """Whether the newer names a relative the older does not ("Tom is 8" / "Tom's sister Amy
-    is 5") and says no change: a value of another person's, beside the older's."""
+    is 5") and says no change, or each names a relative the other's could not be, change
+    or not (:func:`relatives_apart`): a value of another person's, beside the older's."""
     text = newer.text
+    if relatives_apart(text, older.text, who):
+        return True
     if NEWS.search(text) or clear_change(text):
         return False
     return bool(_relations(text, who) - _relations(older.text, who))
+
+
+# Relations one person may be named by in two statements: a child is a son or a daughter,
+# the parents are a father and a mother, a partner becomes a wife or a husband.
+_ONE_OF = {
+    "child": {"son", "daughter"},
+    "parents": {"father", "mother"},
+    "partner": {"wife", "husband"},
+}
+
+
+def _may_be(a: str, b: str) -> bool:
+    return a == b or b in _ONE_OF.get(a, ()) or a in _ONE_OF.get(b, ())
+
+
+_DIGIT = re.compile(r"\d")
+
+# "我爸", "我妈": a relation after the speaker's own pronoun, read as one word.
+_MY = re.compile(r"(?:我|你|他|她)(?=[\u4e00-\u9fff])")
+
+
+# Who speaks ("老爸：…", "Mum: …"): the name before a line's colon, no one it tells of.
+_SPOKEN_BY = re.compile(r"^[^：:，,。\s]{1,12}\s?[：:]")
+
+
+def _kin(text: str, who: frozenset[str]) -> frozenset[str]:
+    """The relations ``text`` names (:func:`_relations`), "我爸" as "爸" too, past whoever
+    says it ("妈妈：陈师傅换工作了" names no mother)."""
+    text = _SPOKEN_BY.sub(" ", text)
+    return _relations(text, who) | _relations(_MY.sub(" ", text), who)
+
+
+def relatives_apart(newer: str, older: str, who: frozenset[str]) -> bool:
+    """Whether both statements give a number (an age, a measure), both name relatives, and
+    none the newer names could be one the older names ("用户的妈妈今年65岁" / "用户的爸爸今年
+    68岁", "the user's son is 7" / "the user's daughter is now 4"): two people's values,
+    never one slot, whatever change is told. Values told in words (a home, a job) are left
+    to the rest of the judgement: one person has many names ("Mum" / "the kids' grandma")."""
+    if not (_DIGIT.search(newer) and _DIGIT.search(older)):
+        return False
+    mine, theirs = _kin(newer, who), _kin(older, who)
+    return bool(mine and theirs) and not any(_may_be(a, b) for a in mine for b in theirs)
 
 
 # Whom a reflexive names is the subject, no measured thing ("weighed herself at 82.5 kg").
@@ -988,9 +1037,16 @@ def _measures_apart(
     each number of every pair sharing a word has a word beside it the other statement never
     says ("房租 3000 元" / "工资 12000 元", "家住 12 楼" / "公司在 28 楼",
     "rent is 1200 euros" / "partner earns 3000 euros"), or the newer names a relative the
-    older does not ("身高 180" / "老婆身高165": another's). A new number told plainly of one
-    thing ("体重 80 公斤" / "体重 78 公斤", "weighed herself at 82.5 kg" / "weighs 84 kg")
-    or told as news ("rent went up to £950") is not held back."""
+    older does not ("身高 180" / "老婆身高165": another's), or both name relatives that are
+    two people (:func:`relatives_apart`). A new number told plainly of one thing ("体重 80
+    公斤" / "体重 78 公斤", "weighed herself at 82.5 kg" / "weighs 84 kg") or told as a
+    change ("rent went up to £950", "称了一下57了") is not held back; a value said to hold
+    now ("现在每月工资12000元", "I'm now earning …") tells no change (:func:`tells_change`)."""
+    if relatives_apart(newer, older, who):
+        return True
+    # news of any kind, "now" too, lets a new number through here: a value said to hold now
+    # may be a change told in other words ("the scale says 77 kg now" / "weighs 80 kg");
+    # the learned ways weigh it with :func:`numbers_apart`
     if NEWS.search(newer) or clear_change(newer):
         return False
     if _relations(newer, who) - _relations(older, who):
@@ -999,19 +1055,66 @@ def _measures_apart(
     shared = (set(new_nums) & set(old_nums)) - skip
     if not shared:
         return False
+    pairs = {(a, b) for w in shared for a in new_nums[w] for b in old_nums[w]}
+    return _numbers_apart(newer, older, new_nums, old_nums, skip | shared, pairs)
+
+
+# Words saying a value holds now ("现在", "目前", "now", "currently"): the present, no change
+# (a value changed says so: "涨到", "went up", "了", "down to").
+_NOW = re.compile(r"(?i)\b(?:now|currently|these days|nowadays|at the moment)\b|现在|目前|如今")
+
+
+def tells_change(text: str) -> bool:
+    """Whether ``text`` says that something changed, past the words saying a value holds
+    now ("现在每月工资12000元" tells none, "现在房租涨到3300元了" does)."""
+    plain = _NOW.sub(" ", text)
+    return bool(NEWS.search(plain) or clear_change(plain))
+
+
+def _numbers_apart(
+    newer: str,
+    older: str,
+    new_nums: dict[str, frozenset[str]],
+    old_nums: dict[str, frozenset[str]],
+    skip: frozenset[str],
+    pairs: set[tuple[str, str]],
+) -> bool:
+    """Whether each pair of numbers (the newer's, the older's) measures two things: each
+    has a word beside it (past ``skip``) the other statement never says."""
     new_said, old_said = _said_words(newer), _said_words(older)
 
     def own(nums: dict[str, frozenset[str]], number: str, other: frozenset[str]) -> bool:
-        # what the number measures, beside the words both share: a word the other never says
-        beside = {w for w, found in nums.items() if number in found} - skip - shared
-        return any(_said_word(w) not in other for w in beside - _REFLEXIVE)
+        # a word beside the number the other statement never says
+        beside = {w for w, found in nums.items() if number in found} - skip - _REFLEXIVE
+        return any(_said_word(w) not in other for w in beside)
 
-    return all(
-        own(new_nums, a, old_said) and own(old_nums, b, new_said)
-        for w in shared
-        for a in new_nums[w]
-        for b in old_nums[w]
+    return bool(pairs) and all(
+        own(new_nums, a, old_said) and own(old_nums, b, new_said) for a, b in pairs
     )
+
+
+def numbers_apart(newer: str, older: str, who: frozenset[str]) -> bool:
+    """Whether the newer says a value holds now and tells no change (:func:`tells_change`:
+    "现在每月工资12000元"), and every pair of their numbers measures two things
+    (:func:`_numbers_apart`), a word beside both or not ("the user's rent is £900 a month" /
+    "the user is now earning £2,400 a month"): no new value of one slot, however alike."""
+    if not _NOW.search(newer) or tells_change(newer):
+        return False
+    new_nums, old_nums = _slot_numbers(newer), _slot_numbers(older)
+    # the words beside numbers of both (a unit, "元", "kg") say nothing of what each measures
+    skip = (
+        _NOT_MEASURED | _PERIOD | who | {w.lower() for w in who} | (set(new_nums) & set(old_nums))
+    )
+    if _kin(newer, who) and _kin(older, who):
+        # both name relatives that may be one person (:func:`relatives_apart` said so):
+        # "老婆" / "女朋友" say whose, not what is measured
+        skip |= {w for w in {*new_nums, *old_nums} if stem(w.lower()) in _REL_STEM}
+    pairs = {(a, b) for a in _all(new_nums) for b in _all(old_nums)}
+    return _numbers_apart(newer, older, new_nums, old_nums, skip, pairs)
+
+
+def _all(nums: dict[str, frozenset[str]]) -> set[str]:
+    return {n for found in nums.values() for n in found}
 
 
 def _said_word(word: str) -> str:
