@@ -127,7 +127,7 @@ def test_where_a_move_goes_is_still_to_come(text: str, resolved: str) -> None:
     ("line", "item"),
     [
         # a short age line keeps its grounding: the year written bare
-        ("用户: 今年35岁", "用户：35岁（2026）"),
+        ("用户: 今年35岁", "用户35岁（2026）"),  # opening with its year: no label
         # a longer one has words enough for the year's
         ("用户: 我女儿今年九岁，在读三年级", "用户的女儿九岁（2026年），在读三年级"),
     ],
