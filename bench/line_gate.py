@@ -291,12 +291,10 @@ def single(table: Table, rows: list[dict[str, Any]], v: np.ndarray, name: str) -
         cut = np.where(table.language == "en", cuts["en"][k], cuts["zh"][k])
         passed = v >= cut
         table.line(passed, f"{name} ≥ en {cuts['en'][k]:.3f} / zh {cuts['zh'][k]:.3f}")
-        if table.figures(passed, table.sets == "locomo/dev")["recall5"] >= EN_FLOOR:
+        en_kept, zh_kept = _dev_kept(table, passed, base)
+        if en_kept:
             best["en"] = k
-        if all(
-            table.figures(passed, table.sets == s)["hit5"] >= base[s]["hit5"] - 1e-9
-            for s in ("zh", "zh-hard/dev")
-        ):
+        if zh_kept:
             best["zh"] = k
     en, zh = cuts["en"][best["en"]], cuts["zh"][best["zh"]]
     cut = np.where(table.language == "en", en, zh)
@@ -309,15 +307,25 @@ def chosen(table: Table, p: np.ndarray) -> dict[str, float]:
     out = {"en": 0.0, "zh": 0.0}
     base = {s: table.figures(np.ones(len(p), bool), table.sets == s) for s in DEV}
     for t in THRESHOLDS:
-        passed = p >= t
-        if table.figures(passed, table.sets == "locomo/dev")["recall5"] >= EN_FLOOR:
+        en_kept, zh_kept = _dev_kept(table, p >= t, base)
+        if en_kept:
             out["en"] = t
-        if all(
-            table.figures(passed, table.sets == s)["hit5"] >= base[s]["hit5"] - 1e-9
-            for s in ("zh", "zh-hard/dev")
-        ):
+        if zh_kept:
             out["zh"] = t
     return out
+
+
+def _dev_kept(
+    table: Table, passed: np.ndarray, base: dict[str, dict[str, float]]
+) -> tuple[bool, bool]:
+    """Whether the questions ``passed`` keep LoCoMo dev recall@5 ≥ ``EN_FLOOR`` (English),
+    and every Chinese dev set's hit@5 of ``base`` (Chinese)."""
+    en = table.figures(passed, table.sets == "locomo/dev")["recall5"] >= EN_FLOOR
+    zh = all(
+        table.figures(passed, table.sets == s)["hit5"] >= base[s]["hit5"] - 1e-9
+        for s in ("zh", "zh-hard/dev")
+    )
+    return en, zh
 
 
 def cost(dbs: list[Path], sample: int) -> None:
