@@ -6,7 +6,8 @@ runs it), then compares MEMORY.md and the archive with the labels (see
 ``bench/dream_scenarios.py``) and prints, for each part, every measure with its target,
 then the same measures by category (the scenarios' tags).
 
-Usage: ``python bench/dream_quality.py [--split dev|heldout|heldout2|heldout3|heldout4|heldout5|heldout6|all]
+Usage: ``python bench/dream_quality.py
+[--split dev|heldout|heldout2|heldout3|heldout4|heldout5|heldout6|all]
 [--scenario NAME] [--without PIECE ...] [--show] [--json]``. ``--without`` switches off one
 piece of the judgement (``python bench/dream_quality.py --help`` lists them) for the ablation
 rows; ``--show`` prints each scenario's MEMORY.md and what the labels say about every item.
