@@ -9,7 +9,7 @@ import pytest
 
 from bench.dream_scenarios import DATA, load, parse
 
-SPLITS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+SPLITS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
 
 
 @pytest.mark.parametrize("split", SPLITS)
