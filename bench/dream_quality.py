@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime
 from datetime import time as dtime
@@ -492,7 +492,7 @@ def measure(scenario: Scenario, root: Path, counts: Counts) -> None:
             kept = any(old.match(a.text) for a in archive)
             counts.retired += out and kept
             if not (out and kept):
-                why = unretired_class(scenario, fact, old, items)
+                why = unretired_class(scenario, fact, old, items, archive)
                 for name in why:
                     counts.unretired[name] = counts.unretired.get(name, 0) + 1
                 still = [i.text for i in items if old.match(i.text)]
@@ -603,6 +603,9 @@ UNRETIRED_CLASSES = {
     "together": "kept in the same item as the new value",
     "alone": "kept, the new value not in MEMORY.md",
     "lost": "out of MEMORY.md but not in the archive",
+    "l-worded": "  lost: an archive entry cites its line (worded without the keys)",
+    "l-cited": "  lost: an item of MEMORY.md cites its line (merged into another fact's item)",
+    "l-never": "  lost: no item or archive entry cites its lines (left out, never a statement)",
     "prior": "  kept: an item of the prior MEMORY.md",
     "digits": "  kept: the value has digits (a number, a date)",
     "same-day": "  kept: old and new value first said on the same day",
@@ -624,11 +627,13 @@ def _days(scenario: Scenario, ident: str, kinds: tuple[str, ...]) -> list[date]:
     return sorted(out)
 
 
-def unretired_class(scenario: Scenario, fact: Fact, old: Keys, items: list[Entry]) -> list[str]:
+def unretired_class(
+    scenario: Scenario, fact: Fact, old: Keys, items: list[Entry], archive: Sequence[Entry] = ()
+) -> list[str]:
     """The keys of :data:`UNRETIRED_CLASSES` that describe an old value not retired."""
     still = [i for i in items if old.match(i.text)]
     if not still:
-        return ["lost"]
+        return ["lost", _lost(scenario, fact, items, archive)]
     new = [i for i in items if fact.keys.match(i.text)]
     together = any(i in new for i in still)
     names = ["together" if together else "beside" if new else "alone"]
@@ -647,6 +652,18 @@ def unretired_class(scenario: Scenario, fact: Fact, old: Keys, items: list[Entry
     if new and not together:
         names.append(_beside(scenario, still[0].text, new[0].text))
     return names
+
+
+def _lost(scenario: Scenario, fact: Fact, items: list[Entry], archive: Sequence[Entry]) -> str:
+    """Where an old value that left MEMORY.md unarchived went: by the lines its fact's old
+    values were told on (an archive entry or an item citing one, or neither)."""
+
+    def cites(entry: Entry) -> bool:
+        return ("old", fact.id) in _cited_labels(scenario, entry.refs)
+
+    if any(cites(a) for a in archive):
+        return "l-worded"
+    return "l-cited" if any(cites(i) for i in items) else "l-never"
 
 
 def _beside(scenario: Scenario, old: str, new: str) -> str:
