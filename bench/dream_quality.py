@@ -605,7 +605,8 @@ UNRETIRED_CLASSES = {
     "lost": "out of MEMORY.md but not in the archive",
     "l-worded": "  lost: an archive entry cites its line (worded without the keys)",
     "l-cited": "  lost: an item of MEMORY.md cites its line (merged into another fact's item)",
-    "l-never": "  lost: no item or archive entry cites its lines (left out, never a statement)",
+    "l-chatter": "  lost: its lines left out as chatter by the last dream's classifier",
+    "l-never": "  lost: no item or archive entry cites its lines (never stated, out of the window)",
     "prior": "  kept: an item of the prior MEMORY.md",
     "digits": "  kept: the value has digits (a number, a date)",
     "same-day": "  kept: old and new value first said on the same day",
@@ -663,7 +664,11 @@ def _lost(scenario: Scenario, fact: Fact, items: list[Entry], archive: Sequence[
 
     if any(cites(a) for a in archive):
         return "l-worded"
-    return "l-cited" if any(cites(i) for i in items) else "l-never"
+    if any(cites(i) for i in items):
+        return "l-cited"
+    olds = {ref for ref, labels in scenario.labels.items() if ("old", fact.id) in labels}
+    seen = olds & WATCH.lines
+    return "l-chatter" if seen and seen <= WATCH.left_out else "l-never"
 
 
 def _beside(scenario: Scenario, old: str, new: str) -> str:
