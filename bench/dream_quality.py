@@ -681,6 +681,8 @@ SIDE_FLAGS = {
     "one": "one subject as the engine read them",
     "same-speaker": "both lines said by one speaker",
     "crossed": "one side's speaker is the other side's subject",
+    "named": "one side's subject (or its owner) is named in the other side's item",
+    "named-inside": "... not at its opening (past a speaker's label)",
 }
 
 
@@ -748,6 +750,13 @@ def subject_sides(scenario: Scenario, fact: Fact, old: Keys, items: list[Entry])
         names.append("same-speaker")
     if (by_old and by_old == who_new) or (by_new and by_new == who_old):
         names.append("crossed")
+    for who, text in ((who_old, new.text), (who_new, still.text)):
+        person = who.partition("/")[0]
+        if person not in ("", "user") and person in text:
+            names.append("named")
+            if not text.split("：", 1)[-1].split(": ", 1)[-1].startswith(person):
+                names.append("named-inside")
+            break
     return names
 
 

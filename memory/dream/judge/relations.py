@@ -498,6 +498,9 @@ def _member_told(body: str, speaker: str, names: frozenset[str], *, others: bool
         if body.startswith(other) and other != speaker:
             # or about the other member alone ("Sam: Kofi is moving out")
             return _pair(body, other, names) or subject_of(body, names)
+    for form, other in familiar_names(names).items():
+        if body.startswith(form) and other != speaker:  # "李明：芳姐跳槽了" of 王芳
+            return subject_of(other + body[len(form) :], names)
     if familiar_form(body):  # "王芳：老陈在小区门口开了个修车铺": 老陈's, as a member's is
         told = subject_of(body, names)
         return told if told != speaker else ""
