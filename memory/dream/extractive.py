@@ -64,6 +64,7 @@ from memory.dream.judge.relations import (
     Said,
     alias_of,
     aliased,
+    bare_kin,
     clear_change,
     confirms,
     holds,
@@ -493,6 +494,7 @@ class ExtractiveEngine:
         if group:
             _summary_relations(out, names, links)
         _people_named(out, names, people.openers(st.text for st in out))
+        _members_kin(out, names)
         # "老陈", "陈师傅" beside "陈建国": one person called familiarly
         kin = frozenset(n for n in names if links.get(n, "").startswith("user/"))
         links.update(people.familiar({st.subject for st in out}, names - kin))
@@ -1799,6 +1801,25 @@ def _people_named(statements: list[Statement], names: frozenset[str], used: froz
         read = subject_of(body, names | {person})
         if read.partition("/")[0] == person:
             st.subject = read
+
+
+def _members_kin(statements: list[Statement], names: frozenset[str]) -> None:
+    """A member's line whose words open with a relation named bare ("李姐：妈妈搬到海淀区了",
+    "Priya: Mum moved to York") is about the member's relation so called when another line
+    speaks of it as theirs ("李姐：我妈在朝阳区住", "张伟：李姐妈妈…", "Priya's mum …"), no
+    longer the member's own. Without such a line it stays the member's, as it was read: in
+    a family group "奶奶" may be the whole group's."""
+    kin = {st.subject for st in statements if "/" in st.subject}
+    for st in statements:
+        who = st.speaker
+        if who not in names or st.subject != who:
+            continue
+        for mark in ("：", ": "):
+            if st.text.startswith(who + mark):
+                rel = bare_kin(st.text[len(who) + len(mark) :])
+                if rel and f"{who}/{rel}" in kin:
+                    st.subject = f"{who}/{rel}"
+                break
 
 
 def _not_kin_familiar(text: str, subject: str, links: dict[str, str]) -> str:

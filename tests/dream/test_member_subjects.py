@@ -16,7 +16,7 @@ from memory.daily_notes import append_section
 from memory.dream import DreamOptions, run_dream
 from memory.dream.judge.address import familiar_names
 from memory.dream.judge.people import opening_person
-from memory.dream.judge.relations import subject_of
+from memory.dream.judge.relations import bare_kin, subject_of
 from memory.memory_file import parse_archive, parse_memory
 from memory.paths import MemoryRoot
 from tests.dream.two_days import group_dream
@@ -129,3 +129,24 @@ def test_another_members_own_value_never_retires_a_members(tmp_path: Path) -> No
         root = MemoryRoot.at(tmp_path / str(n))
         _, superseded = group_dream(root, ["王芳：我住在南山区", "李明：好的"], later)
         assert superseded == [], superseded
+
+
+def test_the_relation_a_members_words_open_with() -> None:
+    assert bare_kin("妈妈搬到海淀区了") == "mother"
+    assert bare_kin("Mum moved to York") == "mother"
+    assert bare_kin("my son is 8") == "son"
+    assert bare_kin("妈妈说周末聚餐") == ""  # her words: whom they name
+    assert bare_kin("mum-style cooking is best") == ""
+    assert bare_kin("搬到海淀区了") == ""
+
+
+def test_a_members_mother_named_bare_is_hers_when_the_chat_says_so(root: MemoryRoot) -> None:
+    first = ["李姐：我妈在朝阳区住", "张伟：好"]
+    items, superseded = group_dream(root, first, ["李姐：妈妈搬到海淀区了", "张伟：好"])
+    assert any("朝阳" in a for a in superseded), (items, superseded)
+
+
+def test_a_members_mum_named_bare_then_by_another_member(root: MemoryRoot) -> None:
+    first = ["Priya: Mum lives in Leeds", "Omar: nice"]
+    items, superseded = group_dream(root, first, ["Omar: Priya's mum moved to York", "Sam: ok"])
+    assert any("Leeds" in a for a in superseded), (items, superseded)

@@ -401,6 +401,21 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
     return f"{who}/{REL_OF[rel.lower()]}"
 
 
+def bare_kin(body: str) -> str:
+    """The kind of relation a speaker's words open with, named bare or as theirs ("妈妈搬到
+    海淀区了", "Mum moved to York", "my son is 8": ``mother``, ``son``); "" when they open
+    otherwise or report the relation's words ("妈妈说…": whom those name)."""
+    match = _ZH_BARE.match(body) if has_cjk(body[:1]) else _EN_BARE.match(body)
+    if match is None:
+        return ""
+    rel = match.group("rel") or match.group("cap")
+    if match.group("cap") and rel.isascii() and not rel[:1].isupper():
+        return ""
+    if _TOLD.match(body, match.end()):
+        return ""
+    return REL_OF[rel.lower()]
+
+
 _ZH_NAMED = re.compile(
     rf"^(?P<who>用户|[\u4e00-\u9fff]{{2,4}}?)的?(?P<rel>{_ZH_REL})(?:的名字)?(?:叫做|名叫|叫)"
     r"(?P<name>[\u4e00-\u9fff]{2,3}?)(?=[，,。；、\s]|$|今年|[0-9])"
