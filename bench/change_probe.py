@@ -117,7 +117,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA, help="the pairs' tsv")
     parser.add_argument(
-        "--half", choices=("even", "odd", "more", "group", "news", "all"), default="all"
+        "--half", choices=("even", "odd", "more", "group", "news", "members", "all"), default="all"
     )
     parser.add_argument("--part", choices=("tune", "check"), help="every other row only")
     parser.add_argument("--category")
@@ -136,6 +136,7 @@ def main() -> None:
             outcomes.append(run_pair(pair, Path(d)))
     seconds = time.perf_counter() - t0
     notes = {"even": " (tuned on)", "odd": " (held out)", "more": "", "group": "", "news": ""}
+    notes["members"] = ""
     for half in notes:
         mine = [o for o in outcomes if o.pair.half == half]
         if not mine:

@@ -86,6 +86,7 @@ class Counts:
     unretired: dict[str, int] = field(default_factory=dict)  # old values not retired, by how
     wrong: dict[str, int] = field(default_factory=dict)  # wrongly superseded facts, by class
     missed: dict[str, int] = field(default_factory=dict)  # durable facts not recalled, by why
+    sides: dict[str, int] = field(default_factory=dict)  # b-subject pairs, by how each side read
 
     def add(self, other: Counts) -> None:
         for f in fields(self):
@@ -99,7 +100,7 @@ class Counts:
                 setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
 
-TABLES = ("imprecise", "unretired", "wrong", "missed")  # the class counts of Counts
+TABLES = ("imprecise", "unretired", "wrong", "missed", "sides")  # the class counts of Counts
 
 
 def ratio(a: float, b: float) -> float | None:
@@ -311,6 +312,9 @@ class Watch:
     left_out: set[str] = field(default_factory=set)
     kept: list[str] = field(default_factory=list)
     pairs: dict[tuple[int, int], object] = field(default_factory=dict)
+    # of the last dream: each note line's statement as read (subject, speaker, shared, order)
+    read: dict[str, tuple[str, str, bool, tuple[object, int]]] = field(default_factory=dict)
+    names: frozenset[str] = frozenset()  # the members (speaker labels) of the last dream
 
 
 WATCH = Watch()
@@ -370,6 +374,14 @@ def watch_engine() -> Callable[[], None]:
         out, dropped = saved["_statements"](self, inputs)
         WATCH.lines = {r for st in out if st.prior is None for r in _refs(st.refs)}
         WATCH.left_out = set()
+        WATCH.names = frozenset(self._names)
+        # a prior item's lines first, so that a note line read again (in the window) wins
+        ordered = sorted(out, key=lambda st: st.prior is None)
+        WATCH.read = {
+            r: (st.subject, st.speaker, st.shared, (st.prior is None, st.day, st.order))
+            for st in ordered
+            for r in _refs(st.refs)
+        }
         return out, dropped
 
     def judge_pair(self, newer, older, cosine):  # type: ignore[no-untyped-def]
@@ -495,6 +507,9 @@ def measure(scenario: Scenario, root: Path, counts: Counts) -> None:
                 why = unretired_class(scenario, fact, old, items, archive)
                 for name in why:
                     counts.unretired[name] = counts.unretired.get(name, 0) + 1
+                if "b-subject" in why:
+                    for name in subject_sides(scenario, fact, old, items):
+                        counts.sides[name] = counts.sides.get(name, 0) + 1
                 still = [i.text for i in items if old.match(i.text)]
                 counts.notes.append(
                     f"{scenario.name}: {fact.id} old value kept ({', '.join(why)}): "
@@ -669,6 +684,104 @@ def _lost(scenario: Scenario, fact: Fact, items: list[Entry], archive: Sequence[
     olds = {ref for ref, labels in scenario.labels.items() if ("old", fact.id) in labels}
     seen = olds & WATCH.lines
     return "l-chatter" if seen and seen <= WATCH.left_out else "l-never"
+
+
+# How the engine read each side of a ``b-subject`` pair (the statements of the last dream
+# the two items cite): whom it took each to be about, and how it knew. Counts only.
+SIDE_KINDS = {
+    "user": "the user",
+    "label": "a member, by the line's speaker label",
+    "name": "a member named in another's line (a name, a summary's 'X said')",
+    "kin-user": "a relative of the user",
+    "kin-member": "a relative of a member or of someone named",
+    "group": "a group's shared thing",
+    "other": "someone named who is no member",
+    "unknown": "no statement of the last dream cites the item",
+    "@m": "(after user, kin-user, other) the line is a member's",
+    "@other": "(after kin-member) of a member or someone not the line's speaker",
+    "^": "(after any) read from a prior MEMORY.md item, its lines before the last window",
+}
+SIDE_FLAGS = {
+    "one": "one subject as the engine read them",
+    "same-speaker": "both lines said by one speaker",
+    "crossed": "one side's speaker is the other side's subject",
+    "named": "one side's subject (or its owner) is named in the other side's item",
+    "named-inside": "... not at its opening (past a speaker's label)",
+}
+
+
+def _line(scenario: Scenario, ref: str) -> str:
+    """The note line ``path#Ln`` cites, without its bullet ("" when there is none)."""
+    path, _, n = ref.partition("#L")
+    try:
+        lines = scenario.notes.get(date.fromisoformat(Path(path).stem), [])
+    except ValueError:
+        return ""
+    line = lines[int(n) - 1] if n.isdigit() and 0 < int(n) <= len(lines) else ""
+    return line[2:] if line[:2] == "- " else ""
+
+
+def _side(scenario: Scenario, item: Entry) -> tuple[str, str, str]:
+    """The engine's subject of ``item`` (its latest cited line's statement), its kind
+    (:data:`SIDE_KINDS`; ``@m`` after a user's or a non-member's: the line is a member's)
+    and the line's speaker."""
+    from memory.speaker import split
+
+    refs = sorted(_refs_of(item.refs))
+    read = [WATCH.read[r] for r in refs if r in WATCH.read]
+    if not read:
+        return "", "unknown", ""
+    subject, speaker, shared, (now, _, _) = max(read, key=lambda r: r[3])  # type: ignore[misc]
+    prior = "" if now else "^"
+    if not speaker:  # a prior item's: the speaker of its latest line
+        lines = [_line(scenario, r) for r in refs]
+        speaker = next((split(t).speaker or "" for t in reversed(lines) if t), "")
+    members = {
+        split(line[2:]).speaker
+        for day in scenario.notes.values()
+        for line in day
+        if line[:2] == "- "
+    } - {None, "", "用户", "User"}
+    member = "@m" if speaker in members else ""
+    if shared:
+        return subject, "group" + prior, speaker
+    if subject == "user":
+        return subject, "user" + member + prior, speaker
+    who, slash, _ = subject.partition("/")
+    if slash:
+        if who == "user":
+            return subject, "kin-user" + member + prior, speaker
+        kin = "kin-member" if who == speaker else "kin-member@other"
+        return subject, kin + prior, speaker
+    if subject in members:
+        return subject, ("label" if subject == speaker else "name") + prior, speaker
+    return subject, "other" + member + prior, speaker
+
+
+def subject_sides(scenario: Scenario, fact: Fact, old: Keys, items: list[Entry]) -> list[str]:
+    """The keys of the side table for an old value kept beside its new one as another
+    person's: ``old>new`` by :data:`SIDE_KINDS`; ``one`` when the engine read the two as one
+    subject all the same (the bench's reading of the items' words differs); ``same-speaker``
+    when one speaker said both; ``crossed`` when one side's speaker is the other's subject."""
+    still = next(i for i in items if old.match(i.text))
+    new = next(i for i in items if fact.keys.match(i.text))  # as unretired_class reads them
+    who_old, kind_old, by_old = _side(scenario, still)
+    who_new, kind_new, by_new = _side(scenario, new)
+    names = [f"{kind_old}>{kind_new}"]
+    if who_old and who_old == who_new:
+        names.append("one")
+    if by_old and by_old == by_new:
+        names.append("same-speaker")
+    if (by_old and by_old == who_new) or (by_new and by_new == who_old):
+        names.append("crossed")
+    for who, text in ((who_old, new.text), (who_new, still.text)):
+        person = who.partition("/")[0]
+        if person not in ("", "user") and person in text:
+            names.append("named")
+            if not text.split("：", 1)[-1].split(": ", 1)[-1].startswith(person):
+                names.append("named-inside")
+            break
+    return names
 
 
 def _beside(scenario: Scenario, old: str, new: str) -> str:
@@ -914,6 +1027,7 @@ def imprecise_table(title: str, counts: Counts) -> str:
     rows += ["", f"### {title}: how {left} of {counts.olds} changed facts were not retired", ""]
     rows += ["| class | old values | share of old values |", "|---|---|---|"]
     rows += _class_rows(counts.unretired, UNRETIRED_CLASSES, counts.olds)
+    rows += ["", *side_table(title, counts)]
     wrong = counts.wrongly_superseded
     rows += ["", f"### {title}: why {wrong} durable facts were wrongly superseded", ""]
     rows += ["| class | facts | share of them |", "|---|---|---|"]
@@ -925,6 +1039,21 @@ def imprecise_table(title: str, counts: Counts) -> str:
     rows += ["", "| class | facts | share of missed |", "|---|---|---|"]
     rows += _class_rows(counts.missed, MISSED_CLASSES, missed)
     return "\n".join(rows)
+
+
+def side_table(title: str, counts: Counts) -> list[str]:
+    """The ``b-subject`` pairs by how the engine read each side (old > new), then how many
+    it read as one subject all the same."""
+    pairs = counts.unretired.get("b-subject", 0)
+    rows = [f"### {title}: how the engine read the two sides of {pairs} b-subject pairs", ""]
+    rows += ["| old side > new side | pairs |", "|---|---|"]
+    found = sorted((n, k) for k, n in counts.sides.items() if ">" in k)
+    for n, key in sorted(found, key=lambda f: (-f[0], f[1])):
+        rows.append(f"| {key} | {n} |")
+    for key, label in SIDE_FLAGS.items():
+        rows.append(f"| (of them, {label}) | {counts.sides.get(key, 0)} |")
+    rows += ["", "Sides: " + "; ".join(f"{k}: {v}" for k, v in SIDE_KINDS.items()) + "."]
+    return rows
 
 
 def _flat(text: str) -> str:
@@ -1063,6 +1192,7 @@ def main(argv: list[str] | None = None) -> int:
                 "unretired": r["total"].unretired,  # type: ignore[attr-defined]
                 "wrong": r["total"].wrong,  # type: ignore[attr-defined]
                 "missed": r["total"].missed,  # type: ignore[attr-defined]
+                "sides": r["total"].sides,  # type: ignore[attr-defined]
                 "per": {
                     n: {k: v for k, v in vars(c).items() if k != "notes"}
                     for n, c in r["per"].items()  # type: ignore[attr-defined]

@@ -58,11 +58,13 @@ from memory.dream.judge.clauses import (
     split_place,
     units,
 )
+from memory.dream.judge.dates import CALENDAR_WORDS
 from memory.dream.judge.relations import (
     REL_OF,
     Said,
     alias_of,
     aliased,
+    bare_kin,
     clear_change,
     confirms,
     holds,
@@ -491,6 +493,8 @@ class ExtractiveEngine:
             st.judged = st.judged or wording.get(st.text, st.text)
         if group:
             _summary_relations(out, names, links)
+        _people_named(out, names, people.openers(st.text for st in out))
+        _members_kin(out, names)
         # "老陈", "陈师傅" beside "陈建国": one person called familiarly
         kin = frozenset(n for n in names if links.get(n, "").startswith("user/"))
         links.update(people.familiar({st.subject for st in out}, names - kin))
@@ -1757,6 +1761,65 @@ def _summary_relations(
         bare = subject_of("用户：" + st.text, names)
         if bare.startswith("user/") and bare in kinds and bare[5:] not in others:
             st.subject = bare
+
+
+_USER_SAID = re.compile(r"^(?:用户|The user|the user|User)(?:：|: )")
+# after the person, a frame (what they said or were told is about whom its words name) or
+# a speaker's label (their line)
+_AFTER_NAME = re.compile(
+    r"\s*(?:说|讲|觉得|认为|提醒|告诉|通知|让|叫)|：|:\s"
+    r"|(?i:\s+(?:said|says|told|tells|thinks|asked|reminded)\b)"
+)
+
+
+def _people_named(statements: list[Statement], names: frozenset[str], used: frozenset[str]) -> None:
+    """A line read as the user's own (or the user's relation's) that opens with someone
+    else is that person's: the user's words ("用户：王芳搬回福田区了", "The user: Dana moved
+    to York"), a group summary's, or a prior item's as worded ("王芳搬到南山区了" when 王芳
+    speaks in no line of this window). Whom it opens with (:func:`people.opening_person`)
+    is a member or someone a prior item is about, or in Chinese a name the notes use on
+    their own; not someone only a line of this window opens with in English (a capitalised
+    opener is as often a place or a shop). The line is then read with that person among the
+    members, so a relation of theirs is theirs ("李姐的妈住在朝阳区" was ``user/mother`` when
+    李姐 spoke in no line of the window). A frame after the name ("王老师说我该多运动") or a
+    speaker's label a prior item kept ("陈静：豆豆五岁啦") leaves the line as it was read."""
+    known = set(names)
+    for st in statements:
+        who = st.subject
+        named = who not in ("user", SHARED) and "/" not in who and "+" not in who
+        if named and (st.prior is not None or has_cjk(who[:1])):
+            known.add(who)
+    known -= {w for w in known if w.lower() in CALENDAR_WORDS}
+    for st in statements:
+        if st.speaker not in ("", "用户", "User") or st.subject.partition("/")[0] != "user":
+            continue
+        label = _USER_SAID.match(st.text)
+        body = st.text[label.end() :] if label else st.text
+        person = people.opening_person(body, known, used)
+        if not person or person.lower() in REL_OF or _AFTER_NAME.match(body, len(person)):
+            continue
+        read = subject_of(body, names | {person})
+        if read.partition("/")[0] == person:
+            st.subject = read
+
+
+def _members_kin(statements: list[Statement], names: frozenset[str]) -> None:
+    """A member's line whose words open with a relation named bare ("李姐：妈妈搬到海淀区了",
+    "Priya: Mum moved to York") is about the member's relation so called when another line
+    speaks of it as theirs ("李姐：我妈在朝阳区住", "张伟：李姐妈妈…", "Priya's mum …"), no
+    longer the member's own. Without such a line it stays the member's, as it was read: in
+    a family group "奶奶" may be the whole group's."""
+    kin = {st.subject for st in statements if "/" in st.subject}
+    for st in statements:
+        who = st.speaker
+        if who not in names or st.subject != who:
+            continue
+        for mark in ("：", ": "):
+            if st.text.startswith(who + mark):
+                rel = bare_kin(st.text[len(who) + len(mark) :])
+                if rel and f"{who}/{rel}" in kin:
+                    st.subject = f"{who}/{rel}"
+                break
 
 
 def _not_kin_familiar(text: str, subject: str, links: dict[str, str]) -> str:

@@ -19,7 +19,7 @@ NEGATION = re.compile(
     r"(?i)(不|没|别|未|非|无|\bnot\b|\bno\b|\bnever\b|n't\b|\bnone\b|\bwithout\b)"
 )
 CHANGE = re.compile(
-    r"(?i)(改(?:喝|吃|用|成|为|去|到|了)|换成|换了|换到|不再|已经不|再也不|戒了|戒掉|搬到|搬去|"
+    r"(?i)(改(?:喝|吃|用|成|为|去|到|了)|换成|换了|换到|不再|已经不|再也不|戒了|戒掉|搬到|搬去|搬回|"
     r"搬家|现在(?:改|换|开始|只|更|喜欢|住|在)|如今|开始(?:喝|吃|用)|转而|跳槽|离职|分手|"
     r"\bno longer\b|\bnot any ?more\b|\banymore\b|\bswitched\b|\bswitching\b|\bchanged\b|"
     r"\bnow (?:prefers?|likes?|lives?|works?|uses?|drinks?|eats?)\b|\bmoved\b|\bquit\b|"
@@ -40,7 +40,7 @@ FAMILIES: dict[str, list[str]] = {
     "food": "吃 菜 素食 吃素 辣 甜 海鲜 饭 面 eat eats food vegetarian vegan spicy sweet".split(),
     # "家在", not "家": "周妈妈家的孩子" is a household, not where one lives
     "home": (
-        "住 住在 搬 搬家 搬到 家在 老家 小区 公寓 live lives living moved move apartment"
+        "住 住在 搬 搬家 搬到 搬回 家在 老家 小区 公寓 live lives living moved move apartment"
     ).split(),
     "work": (
         "工作 上班 公司 职位 跳槽 入职 离职 老板 job work works working employer company "
@@ -275,7 +275,7 @@ def supersedes(newer: str, older: str) -> bool:
 
 
 _VERBS = frozenset(
-    "喝 吃 住 搬 搬家 搬到 住在 drink drinks eat eats live lives living move moved work works "
+    "喝 吃 住 搬 搬家 搬到 搬回 住在 drink drinks eat eats live lives living move moved work works "
     "working 工作 上班 run running swim swimming".split()
 )
 # Category heads name the topic, not a value: 美式咖啡 and 拿铁咖啡 differ, 咖啡 does not.

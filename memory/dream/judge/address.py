@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from memory.segment import word_frequency
 from memory.speaker import SURNAMES
 
 # between a name called on and what follows it: a comma or a colon ("Priya, …", "刘洋，…"),
@@ -209,16 +210,36 @@ def familiar_called(text: str, name: str) -> str:
     return min((at, f) for at, f in found if at >= 0)[1] if any(a >= 0 for a, _ in found) else ""
 
 
+# How a Chinese name is called by its given name's last character, a closed class: "芳姐",
+# "阿芳", "芳芳" (and "小芳" of a name of two) for 王芳. Only a form no common word is.
+_GIVEN_KIN = ("姐", "哥")
+_GIVEN_COMMON = 50  # a form as frequent as this in the dictionary is a word ("伟哥")
+
+
+def _given_forms(name: str) -> list[str]:
+    """The familiar forms of ``name``'s given name (:data:`_GIVEN_KIN`)."""
+    g = name[-1]
+    if not "\u4e00" <= g <= "\u9fff":
+        return []
+    forms = [f"{g}{k}" for k in _GIVEN_KIN] + [f"阿{g}", f"{g}{g}"]
+    if len(name) == 2:
+        forms.append(f"小{g}")
+    return [f for f in forms if word_frequency(f) < _GIVEN_COMMON]
+
+
 @lru_cache(maxsize=1_024)
 def familiar_names(names: frozenset[str]) -> dict[str, str]:
     """The familiar forms of the members' Chinese names ("老陈", "小陈", "陈哥", "陈叔",
-    "陈师傅" for 陈晨), each the member it calls, when no other member has that family name
-    and the form says nothing the member's own name denies (a member "陈阿姨" is no "陈叔")."""
+    "陈师傅" for 陈晨; by the given name, "晨姐", "阿晨", "晨晨"), each the member it calls,
+    when no other member may be called so and the form says nothing the member's own name
+    denies (a member "陈阿姨" is no "陈叔")."""
     found: dict[str, list[str]] = {}
     for name in names:
         if 2 <= len(name) <= 3 and name[0] in SURNAMES:
             s = name[0]
             for form in (*(f"{p}{s}" for p in _PREFIXES), *(f"{s}{t}" for t in _TITLES)):
+                found.setdefault(form, []).append(name)
+            for form in _given_forms(name):
                 found.setdefault(form, []).append(name)
     return {
         form: ns[0]

@@ -108,6 +108,30 @@ def _zh_name(rest: str, members: frozenset[str], used: frozenset[str]) -> str:
     return ""
 
 
+# a character that follows a subject, no given name's last ("陈静会辞掉…" is 陈静's)
+_AFTER_SUBJECT = frozenset("会在是要说的和也都就又还去到把被给跟已正刚才没不能想")
+
+
+def opening_person(body: str, known: Iterable[str], used: frozenset[str]) -> str:
+    """The person ``body`` opens with (what the user said past the label, a summary's line
+    or a prior item as worded): one of ``known`` (the chat's members and the people its
+    other lines are about; longest first, an English one as a whole word, not its
+    possessive), else a Chinese full name (a family name first) the notes use on its own
+    (``used``: :func:`openers`; "王芳搬回福田区了"); "" when it opens with no one."""
+    for name in sorted(known, key=len, reverse=True):
+        if not name or not body.startswith(name):
+            continue
+        after = body[len(name) : len(name) + 1]
+        if has_cjk(name[:1]) or not (after.isalnum() or after in ("'", "’")):
+            return name
+    if not has_cjk(body[:1]) or body.startswith("用户") or body[:1] not in SURNAMES:
+        return ""  # a nickname ("豆豆", "小雨") may be a relative's, called so by the user
+    name = _zh_name(body, frozenset(), used)
+    if len(name) == 3 and name[2] in _AFTER_SUBJECT:
+        name = name[:2] if _zh_name(name[:2], frozenset(), used | {name[:2]}) else ""
+    return name
+
+
 def openers(texts: Iterable[str]) -> frozenset[str]:
     """The two or three characters each text and clause opens with (past a speaker's label)
     as a word of their own: where a Chinese name used on its own stands. jieba's first word
@@ -338,6 +362,7 @@ __all__ = [
     "kin_label",
     "linked",
     "openers",
+    "opening_person",
     "same_name",
     "shared_relations",
     "sibling",

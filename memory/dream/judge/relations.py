@@ -401,6 +401,21 @@ def _bare_relation(text: str, names: frozenset[str]) -> str:
     return f"{who}/{REL_OF[rel.lower()]}"
 
 
+def bare_kin(body: str) -> str:
+    """The kind of relation a speaker's words open with, named bare or as theirs ("妈妈搬到
+    海淀区了", "Mum moved to York", "my son is 8": ``mother``, ``son``); "" when they open
+    otherwise or report the relation's words ("妈妈说…": whom those name)."""
+    match = _ZH_BARE.match(body) if has_cjk(body[:1]) else _EN_BARE.match(body)
+    if match is None:
+        return ""
+    rel = match.group("rel") or match.group("cap")
+    if match.group("cap") and rel.isascii() and not rel[:1].isupper():
+        return ""
+    if _TOLD.match(body, match.end()):
+        return ""
+    return REL_OF[rel.lower()]
+
+
 _ZH_NAMED = re.compile(
     rf"^(?P<who>用户|[\u4e00-\u9fff]{{2,4}}?)的?(?P<rel>{_ZH_REL})(?:的名字)?(?:叫做|名叫|叫)"
     r"(?P<name>[\u4e00-\u9fff]{2,3}?)(?=[，,。；、\s]|$|今年|[0-9])"
@@ -498,6 +513,9 @@ def _member_told(body: str, speaker: str, names: frozenset[str], *, others: bool
         if body.startswith(other) and other != speaker:
             # or about the other member alone ("Sam: Kofi is moving out")
             return _pair(body, other, names) or subject_of(body, names)
+    for form, other in familiar_names(names).items():
+        if body.startswith(form) and other != speaker:  # "李明：芳姐跳槽了" of 王芳
+            return subject_of(other + body[len(form) :], names)
     if familiar_form(body):  # "王芳：老陈在小区门口开了个修车铺": 老陈's, as a member's is
         told = subject_of(body, names)
         return told if told != speaker else ""
