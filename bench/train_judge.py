@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from memory.dream.judge.classifier import KINDS, MODEL_PATH
 from memory.dream.judge.features import features
 from memory.dream.judge.wording import readable, worded
+from memory.plain_chinese import plain
 from memory.speaker import split
 
 DATA = Path(__file__).resolve().parent / "data" / "judge"  # every sentences*.tsv in it
@@ -61,6 +62,7 @@ UNSHIPPED = (
     "sentences_family.tsv",
     "sentences_family_errands.tsv",
     "sentences_family_oneoff.tsv",
+    "sentences_casual.tsv",
 )
 NAMES_ZH = ["张磊", "小雪", "老王", "陈思"]
 NAMES_EN = ["Omar", "Julia", "Ben", "Keiko"]
@@ -89,16 +91,19 @@ def data_files(folder: Path, pattern: str, exclude: list[str]) -> list[Path]:
 
 
 def as_read(text: str) -> str:
-    """What the dream's classifier reads of a note line (``extractive._read``): worded
-    as a fact about its speaker, a member's label dropped."""
-    return readable(worded(split(text)))
+    """What the dream's classifier reads of a note line (``extractive._read``): read
+    plain as the dream reads its inputs (Traditional and Cantonese as Simplified Mandarin,
+    ``plain_read.plain_inputs``), worded as a fact about its speaker, a member's label
+    dropped."""
+    return readable(worded(split(plain(text))))
 
 
 def augment(rows: list[tuple[str, str]], rng: random.Random) -> list[tuple[str, str]]:
     """Each sentence as written (a prior item, a summary line) and as the dream reads it
     under other speakers' prefixes, each distinct reading once."""
     out: list[tuple[str, str]] = []
-    for kind, text in rows:
+    for kind, written in rows:
+        text = plain(written)  # a prior item or a summary line is read plain too
         seen = {text}
         out.append((kind, text))
         for variant in _variants(text, kind, rng):
