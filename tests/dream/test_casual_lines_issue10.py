@@ -11,11 +11,12 @@ are our own: none is in another data file or a dev scenario.
 
 from __future__ import annotations
 
+import argparse
 import random
 import re
 from pathlib import Path
 
-from bench.train_judge import DATA, as_read, augment, read, read_all
+from bench.train_judge import DATA, _draws, as_read, augment, read, read_all
 from memory.plain_chinese import plain
 from tests.dream.tsv_rows import rows_loose
 
@@ -63,3 +64,17 @@ def test_the_casual_file_and_its_probe_are_varied_and_our_own() -> None:
     assert not (train_texts | {t for _, t in probe}) & others
     dev = "\n".join(p.read_text("utf-8") for p in sorted(DEV.glob("*.md")))
     assert not [t for _, t in train + probe if len(t) >= 6 and t in dev]
+
+
+def test_each_bag_draws_its_own_plain_readings_for_a_dense_only_fit() -> None:
+    """``--ngram-from`` fits the embedding model on the draws a full run would give it."""
+    rows = [("work", "我喺機場做地勤"), ("chatter", "今日好攰")]
+    extra = [("fact", "we rent a flat in Leeds")]
+    args = argparse.Namespace(bags=3, extra_share=1.0, seed=0)
+    draws = _draws(rows, args, extra)
+    assert len(draws) == 3
+    assert draws == _draws(rows, args, extra)  # deterministic
+    for draw in draws:
+        texts = [t for _, t in draw]
+        assert plain("我喺機場做地勤") in texts and "we rent a flat in Leeds" in texts
+        assert all(plain(t) == t for t in texts)
