@@ -78,3 +78,28 @@ def test_each_bag_draws_its_own_plain_readings_for_a_dense_only_fit() -> None:
         texts = [t for _, t in draw]
         assert plain("我喺機場做地勤") in texts and "we rent a flat in Leeds" in texts
         assert all(plain(t) == t for t in texts)
+
+
+def test_a_summary_of_what_they_said_reads_with_the_verb_of_the_user() -> None:
+    """ "The user mentioned they drive a van": the framing and its singular "they" dropped,
+    the verb reads after "The user" as it would after "he"/"she" (the classifier and the
+    item read this line)."""
+    from memory.dream.judge.wording import readable, worded
+    from memory.speaker import split
+
+    def read(text: str) -> str:
+        return readable(worded(split(text)))
+
+    assert read("The user mentioned they drive a tram in Croydon") == (
+        "The user drives a tram in Croydon"
+    )
+    assert read("The user said they are a night-shift nurse") == "The user is a night-shift nurse"
+    assert read("The user mentioned that they have three ferrets") == "The user has three ferrets"
+    assert read("The user noted they still don't own a car") == "The user still doesn't own a car"
+    assert read("The user said they were born in Galway") == "The user was born in Galway"
+    assert read("The user said they can knit") == "The user can knit"
+    assert read("The user said he teaches chemistry") == "The user teaches chemistry"
+    # a plural "they" keeps its verb
+    assert read("The user said they and their brother run a bakery") == (
+        "The user and their brother run a bakery"
+    )
