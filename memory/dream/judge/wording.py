@@ -172,11 +172,37 @@ def strip_framing(text: str) -> str:
     match = _EN_FRAME.match(text)
     if match:
         rest = text[match.end() :]
+        if match.group(0).rstrip().lower().endswith("they"):
+            rest = _singular(rest)  # "mentioned they drive a van" -> "The user drives a van"
         return f"{match.group('who')} {rest}"
     match = _EN_FRAME_ABOUT.match(text)
     if match:
         return f"{match.group('who')}'s {text[match.end() :]}"
     return text
+
+
+# A verb after a singular "they" as it reads after "The user" ("they are" -> "is").
+_THEY_VERB = {
+    "are": "is",
+    "were": "was",
+    "aren't": "isn't",
+    "weren't": "wasn't",
+    "don't": "doesn't",
+    "haven't": "hasn't",
+}
+
+
+def _singular(rest: str) -> str:
+    """What followed a singular "they" (the user's framing pronoun), its first verb as it
+    reads after "The user": "still don't have a GP" -> "still doesn't have a GP"."""
+    match = re.match(r"(?P<adv>(?:(?:" + "|".join(_EN_ADVERB) + r")\s+)*)(?P<verb>[\w']+)", rest)
+    if not match:
+        return rest
+    word = match.group("verb")
+    if word.lower() in ("and", "both", "all", "each", "two", "three"):
+        return rest  # "they and their wife", "they both": more than one
+    new = _THEY_VERB.get(word.lower()) or _third_person(word)
+    return rest[: match.start("verb")] + new + rest[match.end("verb") :]
 
 
 def _a_person(text: str) -> bool:
