@@ -38,6 +38,7 @@ from memory.dream.judge.slots import (
     new_value,
     same_amounts,
     two_things,
+    typed_values,
     without_not_values,
 )
 from memory.dream.similarity import (
@@ -892,6 +893,48 @@ def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
     return False
 
 
+# A thing moved ("公司搬到福田了", "the office moved to Shoreditch"), and where a statement
+# places a thing it names ("公司在南山科技园", "office is in Camden").
+_MOVES = re.compile(r"搬到|搬去|迁到|迁往|(?i:\b(?:moved|relocated|moving|relocating)\s+to\b)")
+_PLACED_AT = r"\s*(?:的)?(?:地址|位置)?\s*(?:现在)?(?:在|位于|设在|(?i:\s+(?:is\s+|was\s+)?(?:in|at|based in)\b))"
+
+
+def moved_unplaced(newer: Said, older: Said) -> bool:
+    """Whether ``newer`` moves a thing ``older`` names but never places ("公司搬到福田了" /
+    "在公司负责订单系统": what one does at the company, no address of it; "the office moved
+    to Shoreditch" / "runs the office's payroll"): ``older`` holds no value of the slot
+    that changed, so nothing of it is replaced."""
+    who = whose(newer, older)
+    for match in _MOVES.finditer(newer.text):
+        clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
+        words = [w for w in content_words(clause) if w not in STOPWORDS and w not in _GENERIC]
+        words = [w for w in words if w.lower() not in _WHEN_DONE and stem(w.lower()) not in who]
+        if not words or len(words[-1]) < 2 or words[-1] in _SLOT_WORDS:
+            continue
+        rest = _CLAUSE.split(newer.text[match.end() :], maxsplit=1)[0]
+        if typed_values(rest):
+            continue  # moved to a day, an hour ("book club moved to Wednesdays"): no place
+        thing = words[-1]
+        if thing.lower() not in older.text.lower():
+            continue  # another thing (:func:`other_thing_changed` judges it)
+        if not re.search(re.escape(thing) + _PLACED_AT, older.text, re.IGNORECASE):
+            return True
+    return False
+
+
+# Where one comes from ("老家在衡阳", "籍贯", "born in Leeds", "grew up in Cork"): a value
+# for life, beside wherever one lives or works now.
+ORIGIN = re.compile(
+    r"老家|籍贯|家乡|出生(?:在|于)|(?:是|来自)[\u4e00-\u9fff]{2,4}人"
+    r"|(?i:\bhometown\b|\bborn in\b|\bgrew up in\b|\boriginally from\b)"
+)
+
+
+def of_origin(newer: str, older: str) -> bool:
+    """Whether ``older`` tells where one comes from and ``newer`` does not: no value of it."""
+    return bool(ORIGIN.search(older)) and not ORIGIN.search(newer)
+
+
 def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bool = True) -> bool:
     """Whether ``newer`` gives a new value for what ``older`` said about the same subject
     (``cosine``: their embeddings', when there are embeddings). ``loose``: the last resort
@@ -908,6 +951,10 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     future = newer.future and not older.future and older.kind != "plan"
     if future and not _PRESENT_VALUE.search(newer.text):
         return False
+    if of_origin(newer.text, older.text):
+        return False  # "老家在湖南长沙" holds wherever one lives now
+    if moved_unplaced(newer, older):
+        return False  # "公司搬到福田了" moves no "在公司负责订单系统"
     if moved_away(newer, older):
         return True  # "Yusuf is moving to Manchester": "a pharmacist in Cardiff" moved
     old_core, new_core = _core(older.text), _core(newer.text)
@@ -954,6 +1001,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         new_value(newer.text, older.text, cosine, who)
         and not relative_apart(newer, older, who)
         and not numbers_apart(newer.text, older.text, who)
+        and not _measures_apart(newer.text, older.text, new_nums, old_nums, who)
     ):
         return True  # the same slot, a new value of the same type
     if _stopped(newer.text, older.text, who):
@@ -1244,7 +1292,13 @@ def _relations(text: str, who: frozenset[str]) -> frozenset[str]:
 # new value of one told before (:func:`told_beside`); a change told as an addition ("也开始喝
 # 乌龙茶", "also switched to ...") leaves the old value, a wider class, as the change word
 # already says something began.
-_BESIDE = re.compile(r"(?i)\balso\b|\bas well\b|另外|此外")
+_BESIDE = re.compile(
+    r"(?i)\balso\b|\bas well\b|\btoo\s*(?:[,.;!?]|$)|另外|此外"
+    # "又领养了一只橘猫", "还报了个游泳班", "也喜欢画水彩": one more thing of a kind one
+    # has, taken up or got (the words of getting, liking, learning), beside the first
+    r"|(?:又|还|也)(?:开始)?(?:养了|买了|领养|报了|学了|在学|加入了?|参加了?|办了|添了|"
+    r"喜欢|爱上了?|迷上了?|会说|会)"
+)
 _ADDED = re.compile(r"也|另外|同时|(?i:\balso\b|\bas well\b|\btoo\b|\bin addition\b)")
 
 
