@@ -41,6 +41,7 @@ from memory.dream.judge.slots import (
     typed_values,
     without_not_values,
 )
+from memory.dream.judge.slots import _names as may_name
 from memory.dream.similarity import (
     CHANGE,
     FAMILIES,
@@ -1001,7 +1002,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         new_value(newer.text, older.text, cosine, who)
         and not relative_apart(newer, older, who)
         and not numbers_apart(newer.text, older.text, who)
-        and not _measures_apart(newer.text, older.text, new_nums, old_nums, who)
+        and not _nothing_shared(newer.text, older.text, new_nums, old_nums, who)
     ):
         return True  # the same slot, a new value of the same type
     if _stopped(newer.text, older.text, who):
@@ -1013,6 +1014,30 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
+
+
+# Money's units, what many amounts are counted in, naming none of them.
+_MONEY = frozenset(
+    "pound pounds quid dollar dollars euro euros yuan rmb gbp usd eur 元 块 块钱 万 千 百".split()
+)
+
+
+def _nothing_shared(
+    newer: str,
+    older: str,
+    new_nums: dict[str, frozenset[str]],
+    old_nums: dict[str, frozenset[str]],
+    who: frozenset[str],
+) -> bool:
+    """Whether two numbers measure two things (:func:`_measures_apart`: "rent is 1200
+    pounds a month" / "salary is 3000 pounds a month") and the two statements share no
+    word beyond whose they are, the units and the periods: nothing names one thing both
+    measure ("英语成绩是85分" / "英语期中考了91分" share 英语, one subject's score)."""
+    if not _measures_apart(newer, older, new_nums, old_nums, who):
+        return False
+    skip = _NOT_MEASURED | _PERIOD | _MONEY | who | {w.lower() for w in who} | _SLOT_WORDS
+    shared = (_core(newer) & _core(older)) | (set(new_nums) & set(old_nums))
+    return not any(w not in skip and not _DIGIT.search(w) and may_name(w) for w in shared)
 
 
 def relative_apart(newer: Said, older: Said, who: frozenset[str]) -> bool:
@@ -1326,7 +1351,7 @@ def other_thing_changed(newer: Said, older: Said) -> bool:
         families = features(words[-1]).families
         if families and not families & theirs:
             return True
-        if "把" in clause and _core(words[-1]) and not _core(words[-1]) & _core(older.text):
+        if "把" in clause and len(words[-1]) > 1 and not _core(words[-1]) & _core(older.text):
             return True  # "把跑步时间改到晚上": the time of the run moved, not "跑步5公里"
     return False
 
