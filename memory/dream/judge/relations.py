@@ -897,7 +897,10 @@ def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
 # A thing moved ("公司搬到福田了", "the office moved to Shoreditch"), and where a statement
 # places a thing it names ("公司在南山科技园", "office is in Camden").
 _MOVES = re.compile(r"搬到|搬去|迁到|迁往|(?i:\b(?:moved|relocated|moving|relocating)\s+to\b)")
-_PLACED_AT = r"\s*(?:的)?(?:地址|位置)?\s*(?:现在)?(?:在|位于|设在|(?i:\s+(?:is\s+|was\s+)?(?:in|at|based in)\b))"
+_PLACED_AT = (
+    r"\s*(?:的)?(?:地址|位置)?\s*(?:现在)?"
+    r"(?:在|位于|设在|(?i:\s+(?:is\s+|was\s+)?(?:in|at|based in)\b))"
+)
 
 
 def moved_unplaced(newer: Said, older: Said) -> bool:
