@@ -919,6 +919,10 @@ def moved_unplaced(newer: Said, older: Said) -> bool:
         if typed_values(rest):
             continue  # moved to a day, an hour ("book club moved to Wednesdays"): no place
         thing = words[-1]
+        written = re.search(re.escape(thing), clause, re.IGNORECASE)
+        named = thing.isascii() and (written is None or written.group(0)[:1].isupper())
+        if thing.lower() in REL_OF or named or not (thing.isascii() or features(thing).families):
+            continue  # someone moving ("Dan's moving to London"), or no thing one has
         if thing.lower() not in older.text.lower():
             continue  # another thing (:func:`other_thing_changed` judges it)
         if not re.search(re.escape(thing) + _PLACED_AT, older.text, re.IGNORECASE):
