@@ -1029,6 +1029,15 @@ _MONEY = frozenset(
 )
 
 
+_CURRENCY = re.compile(r"[£$€¥]")
+
+
+def _money(text: str) -> bool:
+    """Whether ``text`` gives an amount of money (a currency's unit or sign)."""
+    units = {kind.partition(":")[2] for kind in typed_values(text) if kind.startswith("num:")}
+    return bool(units & (_MONEY | {"cny"})) or bool(_CURRENCY.search(text))
+
+
 def _nothing_shared(
     newer: str,
     older: str,
@@ -1036,10 +1045,12 @@ def _nothing_shared(
     old_nums: dict[str, frozenset[str]],
     who: frozenset[str],
 ) -> bool:
-    """Whether two numbers measure two things (:func:`_measures_apart`: "rent is 1200
-    pounds a month" / "salary is 3000 pounds a month") and the two statements share no
+    """Whether two amounts of money measure two things (:func:`_measures_apart`: "rent is
+    1200 pounds a month" / "salary is 3000 pounds a month") and the two statements share no
     word beyond whose they are, the units and the periods: nothing names one thing both
     measure ("英语成绩是85分" / "英语期中考了91分" share 英语, one subject's score)."""
+    if not (_money(newer) and _money(older)):
+        return False  # a weight, a distance reworded ("scale says 77 kg"): one thing
     if not _measures_apart(newer, older, new_nums, old_nums, who):
         return False
     skip = _NOT_MEASURED | _PERIOD | _MONEY | who | {w.lower() for w in who} | _SLOT_WORDS
