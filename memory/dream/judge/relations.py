@@ -29,7 +29,7 @@ from memory.dream.judge.dates import find, month_number
 from memory.dream.judge.label import LABEL as _LABEL
 from memory.dream.judge.places import moved_to, other_place, placed
 from memory.dream.judge.quantities import canonical
-from memory.dream.judge.single_slots import FORMER
+from memory.dream.judge.single_slots import FORMER, ORIGIN
 from memory.dream.judge.slots import (
     GOAL,
     ISO_DATE,
@@ -928,14 +928,6 @@ def moved_unplaced(newer: Said, older: Said) -> bool:
         if not re.search(re.escape(thing) + _PLACED_AT, older.text, re.IGNORECASE):
             return True
     return False
-
-
-# Where one comes from ("老家在衡阳", "籍贯", "born in Leeds", "grew up in Cork"): a value
-# for life, beside wherever one lives or works now.
-ORIGIN = re.compile(
-    r"老家|籍贯|家乡|出生(?:在|于)|(?:是|来自)[\u4e00-\u9fff]{2,4}人"
-    r"|(?i:\bhometown\b|\bborn in\b|\bgrew up in\b|\boriginally from\b)"
-)
 
 
 def of_origin(newer: str, older: str) -> bool:

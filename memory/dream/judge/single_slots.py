@@ -338,9 +338,11 @@ _HEADS = frozenset(
     "这边 那边 附近 一家 一个 公司 现在 目前 today tonight yesterday now recently".split()
 )
 _ZH_FILLER = re.compile(r"(?:这边|那边|附近|那里|这里|了|的)+$")
-# Where one comes from ("老家在衡阳", "born in Leeds"): a value for life, no home held now.
-_ORIGIN = re.compile(
-    r"老家|籍贯|家乡|出生(?:在|于)|(?i:\bhometown\b|\bborn in\b|\bgrew up in\b|\boriginally from\b)"
+# Where one comes from ("老家在衡阳", "籍贯湖南", "born in Leeds"): a value for life, no home
+# held now ("先回老家再找" goes there, and tells none).
+ORIGIN = re.compile(
+    r"(?:老家|家乡|祖籍)(?:在|是)|籍贯|出生(?:在|于)|(?:是|来自)[\u4e00-\u9fff]{2,4}人(?![员士])"
+    r"|(?i:\bhometown\b|\bborn in\b|\bgrew up in\b|\boriginally from\b)"
 )
 # What a statement tells as over ("以前在纺织厂当会计", "used to work at Boots"): a value held
 # before, no value held now, so it replaces none.
@@ -575,7 +577,7 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
         return ""  # "在新加坡" / "at DBS Bank": values in two languages share no word anyway
     if FORMER.search(newer) and not FORMER.search(older):
         return ""  # "以前在纺织厂当会计": the value held before, not now
-    if _ORIGIN.search(older) and not _ORIGIN.search(newer):
+    if ORIGIN.search(older) and not ORIGIN.search(newer):
         return ""  # "老家在湖南长沙": where one comes from, beside where one lives now
     if disposed(newer, older, who):
         return "gone"  # "sold the Focus" after "drives a Ford Focus"
