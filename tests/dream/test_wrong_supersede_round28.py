@@ -134,3 +134,17 @@ def test_the_company_moved_leaves_the_home(tmp_path: Path) -> None:
     items, archive = dream_two_days(tmp_path, ["用户住在深圳南山"], ["用户：我们公司搬到福田了"])
     assert "南山" in items
     assert "南山" not in archive
+
+
+def test_a_plan_of_a_month_reworded_is_still_ahead_the_night_after() -> None:
+    from memory.dream.extractive import _ahead
+
+    night_after = date(2027, 6, 11)
+    for item in (
+        "用户：房东说2027年7月房租涨到4500",
+        "用户2027年7月底搬到福田",
+        "用户2027年7月初入职",
+    ):
+        assert _ahead(item, night_after)
+    (end,) = dates.find("用户2027年7月底搬到福田", night_after)
+    assert dates.words(end, zh=True) == "2027年7月底"

@@ -382,6 +382,10 @@ def _rules() -> list[Rule]:
         if not 1 <= month <= 12:
             return None
         first, last = month_span(int(m["y"] or m["y2"]), month)
+        if m["part"] in ("底", "末"):
+            return last, last, "monthend"  # "2027年7月底", as :func:`words` writes a month's end
+        if m["part"] == "初":
+            return first, first + timedelta(days=9), "month"  # "2027年7月初"
         return first, last, "month"
 
     zh_n = r"(?P<n>\d+|[一二两三四五六七八九十]{1,3})"
@@ -555,7 +559,7 @@ def _rules() -> list[Rule]:
         ),
         (
             re.compile(
-                r"(?P<y>\d{4})\s*年\s*(?P<m>1[0-2]|0?[1-9])\s*月(?:份)?(?![\d日号底末初])"
+                r"(?P<y>\d{4})\s*年\s*(?P<m>1[0-2]|0?[1-9])\s*月(?:份)?(?P<part>底|末|初)?(?![\d日号])"
                 rf"|(?i:\b(?P<mon>{full_months})\s+(?P<y2>\d{{4}})\b)"
             ),
             year_month,
