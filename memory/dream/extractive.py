@@ -46,7 +46,7 @@ from memory.dream.judge import (
     slotmodel,
 )
 from memory.dream.judge.address import familiar_called
-from memory.dream.judge.beings import names_in, other_beings, someone_else
+from memory.dream.judge.beings import names_in, other_beings, other_pets, someone_else
 from memory.dream.judge.classifier import Judgement, classify
 from memory.dream.judge.clauses import (
     Split,
@@ -69,8 +69,11 @@ from memory.dream.judge.relations import (
     confirms,
     holds,
     is_future,
+    moved_unplaced,
     numbers_apart,
+    of_origin,
     one_day,
+    other_thing_changed,
     relatives_apart,
     replaces,
     same_fact,
@@ -1110,6 +1113,8 @@ class ExtractiveEngine:
             return PairJudgement(None, 0.0, (), False)
         elif someone_else(said.text, old_said.text, said.subject, self._aliases):
             return PairJudgement(None, 0.0, (), False)  # "Mia: Tom moved": Tom's news
+        elif _other_slot(said, old_said):
+            return PairJudgement(None, 0.0, (), False)  # "公司搬到福田了" / "住在南山"
         how = self._judged_change(said, old_said, cosine)
         if how is None and together and new.thing & old.thing and thing_moved(said, old_said):
             how = "rules"  # two members on one thing named bare, the newer says it changed
@@ -1399,6 +1404,18 @@ def _nearest(
     return [clusters[ids[i]] for i in best if sims[i] >= NEAREST_COSINE]
 
 
+def _other_slot(newer: Said, older: Said) -> bool:
+    """Whether the newer's value is of another slot than any the older holds, whichever way
+    would find a change: another animal's ("家的猫五岁了" / "家的狗三岁了": :func:`other_pets`),
+    where one comes from beside where one lives (:func:`of_origin`), another thing moved
+    ("公司搬到福田了" / "住在南山": :func:`other_thing_changed`), or a thing moved the older
+    never places ("在公司负责订单系统": :func:`moved_unplaced`). A change needs the same slot
+    of the same subject; these say the two hold side by side."""
+    if other_pets(newer.text, older.text) or of_origin(newer.text, older.text):
+        return True
+    return other_thing_changed(newer, older) or moved_unplaced(newer, older)
+
+
 @lru_cache(maxsize=50_000)
 def _adds(text: str) -> bool:
     """Whether ``text`` is told as an addition (:func:`relations.told_beside`) and says no
@@ -1475,6 +1492,8 @@ def _slot_swapped(newer: Said, older: Said) -> bool:
     slot = single_slots.swapped(newer.text, older.text, who)
     if slot in _SCHOOLING and _others_beside(newer, older):
         return False  # "女儿的表姐升初二了": a cousin's, a classmate's school year
+    if slot and other_thing_changed(newer, older):
+        return False  # "公司搬到福田了" / "住在南山": the company's place, not one's home
     return bool(slot)
 
 

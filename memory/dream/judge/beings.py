@@ -39,6 +39,24 @@ _VERB = (
     r"(?:'s\b|\s+(?:is|was|has|had|turned|turns|just|now|will|got|gets|weighs|started|"
     r"starts)\b)"
 )
+# One's animal by its kind, opening a clause ("my dog is 3", "用户家的猫五岁了"), each word
+# as its kind (a dog whatever its breed): two kinds are two beings.
+_PET_KIND = {
+    **dict.fromkeys("狗 犬 柴犬 柯基 金毛 泰迪 哈士奇 狗狗 dog puppy".split(), "dog"),
+    **dict.fromkeys("猫 橘猫 布偶 猫咪 cat kitten".split(), "cat"),
+    **dict.fromkeys("兔子 兔 rabbit bunny".split(), "rabbit"),
+    **dict.fromkeys("乌龟 龟 tortoise turtle".split(), "tortoise"),
+    **dict.fromkeys("鹦鹉 鸟 parrot budgie bird".split(), "bird"),
+    **dict.fromkeys("仓鼠 hamster".split(), "hamster"),
+    **dict.fromkeys("鱼 fish".split(), "fish"),
+    "horse": "horse",
+}
+_ZH_PETS = "|".join(sorted((w for w in _PET_KIND if not w.isascii()), key=len, reverse=True))
+_EN_PETS = "|".join(sorted((w for w in _PET_KIND if w.isascii()), key=len, reverse=True))
+_PET = re.compile(
+    rf"^(?:我们|我|用户|本人)?(?:家)?的?(?P<zh>{_ZH_PETS})"
+    rf"|^(?i:my|our|(?:the )?user's)\s+(?:\w+\s+)?(?P<en>(?i:{_EN_PETS}))\b"
+)
 _EN_USER = re.compile(r"(?i)^(?:I\b|I'm\b|I've\b|my\b|our\b|the user\b|user\b)")
 _EN_RELATION = re.compile(
     rf"^(?:(?i:my|our|(?:the )?user's)\s+(?:\w+\s+)?(?P<rel>(?i:{_EN_REL}))\b"
@@ -102,6 +120,25 @@ def other_beings(newer: str, older: str, names: frozenset[str] = frozenset()) ->
     return bool(a) and bool(b) and not a & b
 
 
+def pets(text: str) -> frozenset[str]:
+    """The kinds of animal ``text``'s clauses open with as one's own ("用户家的狗三岁了":
+    dog)."""
+    body = _LABEL.sub("", text.strip(), count=1)
+    found = set()
+    for clause in _CLAUSE.split(body):
+        match = _PET.match(clause.strip())
+        if match:
+            found.add(_PET_KIND[(match.group("zh") or match.group("en")).lower()])
+    return frozenset(found)
+
+
+def other_pets(newer: str, older: str) -> bool:
+    """Whether both statements open a clause with one's animal and no kind is in both
+    ("用户家的猫叫咪咪，五岁了" / "用户家的狗三岁了"): two animals' values, never one slot."""
+    a, b = pets(newer), pets(older)
+    return bool(a) and bool(b) and not a & b
+
+
 # Someone named, opening what a line says, before what only a person does ("Tom moved to
 # Swansea", "Jake's moving out", "Priya works at Bean Scene", "小李搬到渝中区了"): the words
 # tell of that one. English: a capitalised word before a verb of a person's own life with
@@ -161,4 +198,4 @@ def someone_else(
     return False
 
 
-__all__ = ["doer", "holders", "names_in", "other_beings", "someone_else"]
+__all__ = ["doer", "holders", "names_in", "other_beings", "other_pets", "pets", "someone_else"]

@@ -375,8 +375,22 @@ def _rules() -> list[Rule]:
             return None
         return when, when, "day"
 
+    def year_month(m: re.Match[str], a: date) -> tuple[date, date, str] | None:
+        # a month as the dream writes it ("2027年7月", "July 2027"): read back on a later
+        # night, a plan of that month is still one
+        month = int(m["m"]) if m["m"] else _EN_MON[m["mon"].lower()]
+        if not 1 <= month <= 12:
+            return None
+        first, last = month_span(int(m["y"] or m["y2"]), month)
+        if m["part"] in ("底", "末"):
+            return last, last, "monthend"  # "2027年7月底", as :func:`words` writes a month's end
+        if m["part"] == "初":
+            return first, first + timedelta(days=9), "month"  # "2027年7月初"
+        return first, last, "month"
+
     zh_n = r"(?P<n>\d+|[一二两三四五六七八九十]{1,3})"
     months = "|".join(sorted(_EN_MON, key=len, reverse=True))
+    full_months = "|".join(_EN_MONTHS)
     rel, ab = True, False
     return [
         (re.compile(r"(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})"), iso, ab, _DIGITS),
@@ -541,6 +555,15 @@ def _rules() -> list[Rule]:
             re.compile(r"(?i)\bthe\s+(?P<d>3[01]|[12]\d|[1-9])(?:st|nd|rd|th)\b(?!\s+of\b)"),
             en_dom,
             rel,
+            _DIGITS,
+        ),
+        (
+            re.compile(
+                r"(?P<y>\d{4})\s*年\s*(?P<m>1[0-2]|0?[1-9])\s*月(?:份)?(?P<part>底|末|初)?(?![\d日号])"
+                rf"|(?i:\b(?P<mon>{full_months})\s+(?P<y2>\d{{4}})\b)"
+            ),
+            year_month,
+            ab,
             _DIGITS,
         ),
     ]

@@ -29,7 +29,7 @@ from memory.dream.judge.dates import find, month_number
 from memory.dream.judge.label import LABEL as _LABEL
 from memory.dream.judge.places import moved_to, other_place, placed
 from memory.dream.judge.quantities import canonical
-from memory.dream.judge.single_slots import FORMER
+from memory.dream.judge.single_slots import FORMER, ORIGIN
 from memory.dream.judge.slots import (
     GOAL,
     ISO_DATE,
@@ -38,8 +38,10 @@ from memory.dream.judge.slots import (
     new_value,
     same_amounts,
     two_things,
+    typed_values,
     without_not_values,
 )
+from memory.dream.judge.slots import _names as may_name
 from memory.dream.similarity import (
     CHANGE,
     FAMILIES,
@@ -910,6 +912,47 @@ def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
     return False
 
 
+# A thing moved ("公司搬到福田了", "the office moved to Shoreditch"), and where a statement
+# places a thing it names ("公司在南山科技园", "office is in Camden").
+_MOVES = re.compile(r"搬到|搬去|迁到|迁往|(?i:\b(?:moved|relocated|moving|relocating)\s+to\b)")
+_PLACED_AT = (
+    r"\s*(?:的)?(?:地址|位置)?\s*(?:现在)?"
+    r"(?:在|位于|设在|(?i:\s+(?:is\s+|was\s+)?(?:in|at|based in)\b))"
+)
+
+
+def moved_unplaced(newer: Said, older: Said) -> bool:
+    """Whether ``newer`` moves a thing ``older`` names but never places ("公司搬到福田了" /
+    "在公司负责订单系统": what one does at the company, no address of it; "the office moved
+    to Shoreditch" / "runs the office's payroll"): ``older`` holds no value of the slot
+    that changed, so nothing of it is replaced."""
+    who = whose(newer, older)
+    for match in _MOVES.finditer(newer.text):
+        clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
+        words = [w for w in content_words(clause) if w not in STOPWORDS and w not in _GENERIC]
+        words = [w for w in words if w.lower() not in _WHEN_DONE and stem(w.lower()) not in who]
+        if not words or len(words[-1]) < 2 or words[-1] in _SLOT_WORDS:
+            continue
+        rest = _CLAUSE.split(newer.text[match.end() :], maxsplit=1)[0]
+        if typed_values(rest):
+            continue  # moved to a day, an hour ("book club moved to Wednesdays"): no place
+        thing = words[-1]
+        written = re.search(re.escape(thing), clause, re.IGNORECASE)
+        named = thing.isascii() and (written is None or written.group(0)[:1].isupper())
+        if thing.lower() in REL_OF or named or not (thing.isascii() or features(thing).families):
+            continue  # someone moving ("Dan's moving to London"), or no thing one has
+        if thing.lower() not in older.text.lower():
+            continue  # another thing (:func:`other_thing_changed` judges it)
+        if not re.search(re.escape(thing) + _PLACED_AT, older.text, re.IGNORECASE):
+            return True
+    return False
+
+
+def of_origin(newer: str, older: str) -> bool:
+    """Whether ``older`` tells where one comes from and ``newer`` does not: no value of it."""
+    return bool(ORIGIN.search(older)) and not ORIGIN.search(newer)
+
+
 def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bool = True) -> bool:
     """Whether ``newer`` gives a new value for what ``older`` said about the same subject
     (``cosine``: their embeddings', when there are embeddings). ``loose``: the last resort
@@ -926,6 +969,10 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     future = newer.future and not older.future and older.kind != "plan"
     if future and not _PRESENT_VALUE.search(newer.text):
         return False
+    if of_origin(newer.text, older.text):
+        return False  # "老家在湖南长沙" holds wherever one lives now
+    if moved_unplaced(newer, older):
+        return False  # "公司搬到福田了" moves no "在公司负责订单系统"
     if moved_away(newer, older):
         return True  # "Yusuf is moving to Manchester": "a pharmacist in Cardiff" moved
     old_core, new_core = _core(older.text), _core(newer.text)
@@ -972,6 +1019,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         new_value(newer.text, older.text, cosine, who)
         and not relative_apart(newer, older, who)
         and not numbers_apart(newer.text, older.text, who)
+        and not _nothing_shared(newer.text, older.text, new_nums, old_nums, who)
     ):
         return True  # the same slot, a new value of the same type
     if _stopped(newer.text, older.text, who):
@@ -983,6 +1031,41 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
+
+
+# Money's units, what many amounts are counted in, naming none of them.
+_MONEY = frozenset(
+    "pound pounds quid dollar dollars euro euros yuan rmb gbp usd eur 元 块 块钱 万 千 百".split()
+)
+
+
+_CURRENCY = re.compile(r"[£$€¥]")
+
+
+def _money(text: str) -> bool:
+    """Whether ``text`` gives an amount of money (a currency's unit or sign)."""
+    units = {kind.partition(":")[2] for kind in typed_values(text) if kind.startswith("num:")}
+    return bool(units & (_MONEY | {"cny"})) or bool(_CURRENCY.search(text))
+
+
+def _nothing_shared(
+    newer: str,
+    older: str,
+    new_nums: dict[str, frozenset[str]],
+    old_nums: dict[str, frozenset[str]],
+    who: frozenset[str],
+) -> bool:
+    """Whether two amounts of money measure two things (:func:`_measures_apart`: "rent is
+    1200 pounds a month" / "salary is 3000 pounds a month") and the two statements share no
+    word beyond whose they are, the units and the periods: nothing names one thing both
+    measure ("英语成绩是85分" / "英语期中考了91分" share 英语, one subject's score)."""
+    if not (_money(newer) and _money(older)):
+        return False  # a weight, a distance reworded ("scale says 77 kg"): one thing
+    if not _measures_apart(newer, older, new_nums, old_nums, who):
+        return False
+    skip = _NOT_MEASURED | _PERIOD | _MONEY | who | {w.lower() for w in who} | _SLOT_WORDS
+    shared = (_core(newer) & _core(older)) | (set(new_nums) & set(old_nums))
+    return not any(w not in skip and not _DIGIT.search(w) and may_name(w) for w in shared)
 
 
 def relative_apart(newer: Said, older: Said, who: frozenset[str]) -> bool:
@@ -1262,7 +1345,13 @@ def _relations(text: str, who: frozenset[str]) -> frozenset[str]:
 # new value of one told before (:func:`told_beside`); a change told as an addition ("也开始喝
 # 乌龙茶", "also switched to ...") leaves the old value, a wider class, as the change word
 # already says something began.
-_BESIDE = re.compile(r"(?i)\balso\b|\bas well\b|另外|此外")
+_BESIDE = re.compile(
+    r"(?i)\balso\b|\bas well\b|\btoo\s*(?:[,.;!?]|$)|另外|此外"
+    # "又领养了一只橘猫", "还报了个游泳班", "也喜欢画水彩": one more thing of a kind one
+    # has, taken up or got (the words of getting, liking, learning), beside the first
+    r"|(?:又|还|也)(?:开始)?(?:养了|买了|领养|报了|学了|在学|加入了?|参加了?|办了|添了|"
+    r"喜欢|爱上了?|迷上了?|会说|会)"
+)
 _ADDED = re.compile(r"也|另外|同时|(?i:\balso\b|\bas well\b|\btoo\b|\bin addition\b)")
 
 
@@ -1290,7 +1379,7 @@ def other_thing_changed(newer: Said, older: Said) -> bool:
         families = features(words[-1]).families
         if families and not families & theirs:
             return True
-        if "把" in clause and _core(words[-1]) and not _core(words[-1]) & _core(older.text):
+        if "把" in clause and len(words[-1]) > 1 and not _core(words[-1]) & _core(older.text):
             return True  # "把跑步时间改到晚上": the time of the run moved, not "跑步5公里"
     return False
 

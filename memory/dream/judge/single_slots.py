@@ -325,12 +325,25 @@ _WITH_PLACE = frozenset({"shift"})
 _PLACE = re.compile(rf"(?:\b(?:at|for|in)\s+(?:the\s+)?[A-Z]|在[{_CJK}A-Za-z]{{2,}})")
 _CLAUSE_END = re.compile(r"[,.;!?，。；！？]")
 OLDEST = 120  # an age above this is no age ("等了200了")
+# A group one joins as a member beside one's work (a club, a team of a sport, a choir, a
+# reading group): "joined" names no employer then.
+_MEMBERSHIP = re.compile(
+    r"(?:(?<!团)队|社|俱乐部|协会|小组|合唱团|乐团|乐队|读书会|兴趣班|志愿者|群)$"
+    r"|(?i:\b(?:club|team|society|choir|band|league|group|gym|committee|association|"
+    r"orchestra|crew)s?$)"
+)
 # What names the kind of place or employer, not which ("the Shanghai office", "一家幼儿园").
 _HEADS = frozenset(
     "the a an office company firm city town area flat house home apartment place team "
     "这边 那边 附近 一家 一个 公司 现在 目前 today tonight yesterday now recently".split()
 )
 _ZH_FILLER = re.compile(r"(?:这边|那边|附近|那里|这里|了|的)+$")
+# Where one comes from ("老家在衡阳", "籍贯湖南", "born in Leeds"): a value for life, no home
+# held now ("先回老家再找" goes there, and tells none).
+ORIGIN = re.compile(
+    r"(?:老家|家乡|祖籍)(?:在|是)|籍贯|出生(?:在|于)|(?:是|来自)[\u4e00-\u9fff]{2,4}人(?![员士])"
+    r"|(?i:\bhometown\b|\bborn in\b|\bgrew up in\b|\boriginally from\b)"
+)
 # What a statement tells as over ("以前在纺织厂当会计", "used to work at Boots"): a value held
 # before, no value held now, so it replaces none.
 FORMER = re.compile(
@@ -354,6 +367,8 @@ def slot_values(text: str) -> dict[str, frozenset[str]]:
             match = pattern.search(text)
             if match:
                 found = match["v"] or match.groupdict().get("w") or ""
+                if slot == "employer" and _MEMBERSHIP.search(found.strip()):
+                    continue  # "加入了公司的篮球队", "joined a climbing club": no employer
                 if slot == "school":
                     found = _SCHOOL_KIND.sub("", found)  # 实验小学 / 育才小学 share only 小学
                 if slot == "stage":
@@ -562,6 +577,8 @@ def swapped(newer: str, older: str, who: frozenset[str] = frozenset()) -> str:
         return ""  # "在新加坡" / "at DBS Bank": values in two languages share no word anyway
     if FORMER.search(newer) and not FORMER.search(older):
         return ""  # "以前在纺织厂当会计": the value held before, not now
+    if ORIGIN.search(older) and not ORIGIN.search(newer):
+        return ""  # "老家在湖南长沙": where one comes from, beside where one lives now
     if disposed(newer, older, who):
         return "gone"  # "sold the Focus" after "drives a Ford Focus"
     new, old = slot_values(newer), slot_values(older)
