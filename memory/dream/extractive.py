@@ -68,6 +68,7 @@ from memory.dream.judge.relations import (
     holds,
     is_future,
     numbers_apart,
+    of_then,
     one_day,
     relatives_apart,
     replaces,
@@ -134,6 +135,7 @@ class Statement:
     due: date | None = None  # the last day a dated plan names
     speaker: str = ""  # who said it, in a group ("" for a prior item or a private chat)
     ahead: bool = False  # it names a day after its own (a plan, not what happened)
+    behind: bool = False  # it names a month or a year gone by its day ("去年", "last year")
     begun: bool = False  # ... and every such day has come by the dream's day
     shared: bool = False  # it tells of a thing its group shares (judge.shared)
     thing: frozenset[str] = frozenset()  # ... and the words naming it (shared.thing_words)
@@ -156,7 +158,8 @@ class Statement:
             # December") holds now: no plan over the present any more
             # ("raised her sertraline to 100 mg, starting on 2027-05-21": from that day on)
             started = self.begun and (self.due is None or _starts_value(self.text))
-            self._said = Said(self.text, self.subject, self.kind, self.ahead and not started)
+            future = self.ahead and not started
+            self._said = Said(self.text, self.subject, self.kind, future, self.behind)
         return replace(self._said, subject=SHARED) if together else self._said
 
 
@@ -457,6 +460,7 @@ class ExtractiveEngine:
             st.order = base + line.line
             st.due = _due(spoken.body, line.day, relative_only=False)
             st.ahead = _ahead(spoken.body, line.day)
+            st.behind = _behind(spoken.body, line.day)
             st.begun = _begun(spoken.body, line.day, inputs.today)
             st.speaker = spoken.speaker or ""
             if group and not spoken.by_assistant:
@@ -1454,8 +1458,10 @@ def _two_measured(newer: Said, older: Said) -> bool:
     numbers each beside a word the other never says ("房租3000元" / "现在每月工资12000元",
     "跑步5公里" / "现在每天骑车15公里"), a change told only of the newer's own thing."""
     who = whose(newer, older)
-    return relatives_apart(newer.text, older.text, who) or numbers_apart(
-        newer.text, older.text, who
+    return (
+        relatives_apart(newer.text, older.text, who)
+        or numbers_apart(newer.text, older.text, who)
+        or of_then(newer, older)
     )
 
 
@@ -1871,6 +1877,14 @@ def _starts_value(text: str) -> bool:
 def _ahead(text: str, day: date) -> bool:
     """Whether ``text`` names a day that begins after ``day`` ("下周三", not "这周搬家了")."""
     return any(span.first > day for span in dates.find(text, day))
+
+
+def _behind(text: str, day: date) -> bool:
+    """Whether ``text`` names a month or a year that ended before ``day`` ("去年", "上个月",
+    "last year"; not a day or a week, the day a change is told of: "上周三搬到了…")."""
+    return any(
+        span.last < day and (span.last - span.first).days >= 27 for span in dates.find(text, day)
+    )
 
 
 def _begun(text: str, day: date, today: date) -> bool:
