@@ -761,20 +761,22 @@ def _slot_numbers(text: str) -> dict[str, frozenset[str]]:
     体重, 公斤: {75}; "月薪15k" -> 月薪: {15000})."""
     plain = _NUMBER.sub(lambda m: m.group(0).replace(",", ""), _undated(without_not_values(text)))
     plain = one_unit(canonical(plain))
-    # a letter cut off a word ("Mum's" -> "s") names no measured thing; a digit is a number
-    words = [
-        w
-        for w in tokens(plain)
-        if w not in STOPWORDS and not (w.isascii() and len(w) < 2 and not w.isdigit())
-    ]
     found: dict[str, set[str]] = {}
-    for i, word in enumerate(words):
-        numbers = _NUMBER.findall(word)
-        if not numbers:
-            continue
-        for near in words[max(0, i - 3) : i] + words[i + 1 : i + 3]:
-            if not _NUMBER.search(near) and near not in _NOT_MEASURED:
-                found.setdefault(near, set()).update(numbers)
+    # the words next to a number in its own clause ("团子三岁了，是只英短": 只 is the breed's)
+    for clause in _CLAUSE.split(plain):
+        # a letter cut off a word ("Mum's" -> "s") names no measured thing; a digit is one
+        words = [
+            w
+            for w in tokens(clause)
+            if w not in STOPWORDS and not (w.isascii() and len(w) < 2 and not w.isdigit())
+        ]
+        for i, word in enumerate(words):
+            numbers = _NUMBER.findall(word)
+            if not numbers:
+                continue
+            for near in words[max(0, i - 3) : i] + words[i + 1 : i + 3]:
+                if not _NUMBER.search(near) and near not in _NOT_MEASURED:
+                    found.setdefault(near, set()).update(numbers)
     return {word: frozenset(numbers) for word, numbers in found.items()}
 
 
