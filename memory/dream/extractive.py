@@ -63,6 +63,7 @@ from memory.dream.judge.relations import (
     Said,
     alias_of,
     aliased,
+    body_reading,
     clear_change,
     confirms,
     holds,
@@ -1130,7 +1131,9 @@ class ExtractiveEngine:
             how=how,
             slot_probability=score,
             slot_features=slot,
-            newer_kind="fact" if said.kind == "event" and _in_effect(said) else said.kind,
+            newer_kind="fact"
+            if said.kind == "event" and _holds_from(said, old_said)
+            else said.kind,
             older_kind=old_said.kind,
             subject=said.subject,
             older_packed=packed(old_said),
@@ -1559,6 +1562,15 @@ def _in_effect(said: Said) -> bool:
     """A change told as made on a day gone by ("we moved to York in April 2027"): a fact as
     of that day, not an event of it (a change dated ahead stays a plan)."""
     return not said.future and said.kind != "plan" and dates.took_effect(said.text)
+
+
+def _holds_from(newer: Said, older: Said) -> bool:
+    """An event that tells a value holding from its day: a change made (:func:`_in_effect`)
+    or one's weight or height read anew (:func:`relations.body_reading`: "今天称了一下，72公斤
+    了")."""
+    if _in_effect(newer):
+        return True
+    return not newer.future and body_reading(newer.text, older.text)
 
 
 def _age_grown(newer: Said, older: Said) -> bool:

@@ -1091,6 +1091,20 @@ def relatives_apart(newer: str, older: str, who: frozenset[str]) -> bool:
 _BODY_UNITS = frozenset("公斤 kg 厘米 cm 岁 周岁 stone".split())
 
 
+def body_reading(newer: str, older: str) -> bool:
+    """Whether ``newer`` reads one's weight or height anew (a number beside a unit of
+    :data:`_BODY_UNITS` both give, another one, no goal): "今天称了一下，72公斤了" after
+    "体重150斤" is the weight from that day, however the classifier calls the line."""
+    new_nums, old_nums = _slot_numbers(newer), _slot_numbers(older)
+    units = set(new_nums) & set(old_nums) & _BODY_UNITS
+    return (
+        bool(units)
+        and all(not new_nums[u] & old_nums[u] for u in units)
+        and not GOAL.search(newer)
+        and not GOAL.search(older)
+    )
+
+
 # Whom a reflexive names is the subject, no measured thing ("weighed herself at 82.5 kg").
 _REFLEXIVE = frozenset("myself yourself himself herself itself ourselves themselves".split())
 
@@ -1529,6 +1543,7 @@ __all__ = [
     "Said",
     "alias_of",
     "aliased",
+    "body_reading",
     "changed_to",
     "features",
     "other_thing_changed",
