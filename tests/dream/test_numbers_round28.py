@@ -18,9 +18,17 @@ from datetime import date
 
 import pytest
 
-from memory.dream.extractive import ExtractiveEngine, _behind, _two_measured
+from memory.dream.extractive import ExtractiveEngine, _behind, _holds_from, _two_measured
 from memory.dream.judge.quantities import is_unit, one_unit
-from memory.dream.judge.relations import Said, _slot_numbers, of_then, others_named
+from memory.dream.judge.relations import (
+    Said,
+    _slot_numbers,
+    body_reading,
+    of_then,
+    others_named,
+)
+from memory.dream.judge.slots import changes_value
+from memory.dream.retire import slot_keys
 
 
 def _found(old: str, new: str, kinds: tuple[str, str] = ("fact", "fact"), **new_fields: bool):
@@ -144,3 +152,45 @@ def test_a_value_of_then_is_no_value_now() -> None:
 
 def test_past_is_part_of_the_verdict_key() -> None:
     assert Said("a", "user", "fact").key != Said("a", "user", "fact", past=True).key
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user's rent is $1,800 a month", "The user's car payment is $400 a month"),
+        ("The user earns £3,000 a month", "The user spends £3,200 a month on average"),
+    ],
+)
+def test_a_period_both_name_is_no_slot(old: str, new: str) -> None:
+    # however alike their embeddings: "a month" says how often, not what is paid
+    assert not changes_value(new, old)
+    assert _found_alike(old, new) is None
+
+
+def test_a_period_with_news_still_places_a_change() -> None:
+    assert changes_value("The user pays £950 a month now", "The user's rent is £900 a month")
+
+
+def _found_alike(old: str, new: str) -> str | None:
+    return ExtractiveEngine._judge_change(Said(new, "user", "fact"), Said(old, "user", "fact"), 0.9)
+
+
+def test_ones_weight_read_anew() -> None:
+    assert body_reading("用户2027-05-06称了一下，72公斤了", "用户体重150斤")
+    assert body_reading("The user: Down to 77 kilos this week", "The user weighs 80 kg")
+    assert not body_reading("用户今天称了一下66公斤", "用户的体重目标是65公斤")  # a goal
+    assert not body_reading("用户体重75公斤", "用户体重150斤")  # the same weight
+    weighed = Said("用户2027-05-06称了一下，72公斤了", "user", "event")
+    assert _holds_from(weighed, Said("用户体重150斤", "user", "health"))
+    assert not _holds_from(
+        Said("用户今天跑了5公里", "user", "event"), Said("用户体重75公斤", "user", "health")
+    )
+
+
+def test_a_weight_is_found_in_any_unit_and_words() -> None:
+    keys = set(slot_keys("用户体重150斤", "user")) & set(
+        slot_keys("用户称了一下，72公斤了", "user")
+    )
+    assert keys == {("user", "measure:num:mass")}
+    # money measures many things of one person: no key of its own
+    assert not [k for _, k in slot_keys("用户每月房租3000元", "user") if k.startswith("measure:")]
