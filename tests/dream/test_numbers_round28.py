@@ -27,7 +27,6 @@ from memory.dream.judge.relations import (
     of_then,
     others_named,
 )
-from memory.dream.judge.slots import changes_value
 from memory.dream.retire import slot_keys
 
 
@@ -152,27 +151,6 @@ def test_a_value_of_then_is_no_value_now() -> None:
 
 def test_past_is_part_of_the_verdict_key() -> None:
     assert Said("a", "user", "fact").key != Said("a", "user", "fact", past=True).key
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("The user's rent is $1,800 a month", "The user's car payment is $400 a month"),
-        ("The user earns £3,000 a month", "The user spends £3,200 a month on average"),
-    ],
-)
-def test_a_period_both_name_is_no_slot(old: str, new: str) -> None:
-    # however alike their embeddings: "a month" says how often, not what is paid
-    assert not changes_value(new, old)
-    assert _found_alike(old, new) is None
-
-
-def test_a_period_with_news_still_places_a_change() -> None:
-    assert changes_value("The user pays £950 a month now", "The user's rent is £900 a month")
-
-
-def _found_alike(old: str, new: str) -> str | None:
-    return ExtractiveEngine._judge_change(Said(new, "user", "fact"), Said(old, "user", "fact"), 0.9)
 
 
 def test_ones_weight_read_anew() -> None:

@@ -12,6 +12,7 @@ replaces a present fact ("moving to Portland in September" leaves "lives in Aust
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property, lru_cache
@@ -754,29 +755,39 @@ SAME_COSINE = 0.93
 CROSS_LANGUAGE_COSINE = 0.88
 
 
+_SCHOOL_YEAR = re.compile(r"\d+\s*年级")
+
+
 @lru_cache(maxsize=50_000)
 def _slot_numbers(text: str) -> dict[str, frozenset[str]]:
     """Numbers keyed by the words next to them ("体重 78 公斤" -> 体重, 公斤: {78}), read in
     digits and one unit word a quantity (:func:`quantities.one_unit`: "体重一百五十斤" ->
     体重, 公斤: {75}; "月薪15k" -> 月薪: {15000})."""
     plain = _NUMBER.sub(lambda m: m.group(0).replace(",", ""), _undated(without_not_values(text)))
-    plain = one_unit(canonical(plain))
-    found: dict[str, set[str]] = {}
-    # the words next to a number in its own clause ("团子三岁了，是只英短": 只 is the breed's)
-    for clause in _CLAUSE.split(plain):
+    # a school year is a stage the school slot judges, no measure ("三年级" -> "3年级")
+    plain = _SCHOOL_YEAR.sub(" ", one_unit(canonical(plain)))
+    # each word with its clause: a number's neighbours are the words of its own clause
+    # ("团子三岁了，是只英短": 只 is the breed's), or the next ones when it stands alone in a
+    # list ("im priya, 34, a dentist")
+    words: list[tuple[str, int]] = []
+    for at, clause in enumerate(_CLAUSE.split(plain)):
         # a letter cut off a word ("Mum's" -> "s") names no measured thing; a digit is one
-        words = [
-            w
+        words += [
+            (w, at)
             for w in tokens(clause)
             if w not in STOPWORDS and not (w.isascii() and len(w) < 2 and not w.isdigit())
         ]
-        for i, word in enumerate(words):
-            numbers = _NUMBER.findall(word)
-            if not numbers:
+    alone = Counter(at for _, at in words)
+    found: dict[str, set[str]] = {}
+    for i, (word, at) in enumerate(words):
+        numbers = _NUMBER.findall(word)
+        if not numbers:
+            continue
+        for near, where in words[max(0, i - 3) : i] + words[i + 1 : i + 3]:
+            if where != at and alone[at] > 1:
                 continue
-            for near in words[max(0, i - 3) : i] + words[i + 1 : i + 3]:
-                if not _NUMBER.search(near) and near not in _NOT_MEASURED:
-                    found.setdefault(near, set()).update(numbers)
+            if not _NUMBER.search(near) and near not in _NOT_MEASURED:
+                found.setdefault(near, set()).update(numbers)
     return {word: frozenset(numbers) for word, numbers in found.items()}
 
 
@@ -975,12 +986,14 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     # ("体重150斤", a fact; "今天称了一下，72公斤了", an event)
     body = bool(set(new_nums) & set(old_nums) & _BODY_UNITS)
     if same_language and (newer.kind == older.kind or body):
-        # a number beside whose it is ("Mum's 2pm" / "Mum's 10mg") measures nothing of them
-        shared = (set(new_nums) & set(old_nums)) - _PERIOD - who
+        # a number beside whose it is ("Mum's 2pm" / "Mum's 10mg") measures nothing of them;
+        # a number both say is what the values are of ("5公里跑了28分钟" / "5公里跑了26分钟")
+        said = _all(new_nums) & _all(old_nums)
+        shared = {w for w in set(new_nums) & set(old_nums) if new_nums[w] - said} - _PERIOD - who
         if (
             shared
-            and bool(GOAL.search(newer.text)) == bool(GOAL.search(older.text))
-            and all(not new_nums[w] & old_nums[w] for w in shared)
+            and not (_aimed_only(older.text) and not GOAL.search(newer.text))
+            and all(not (new_nums[w] - said) & old_nums[w] for w in shared)
             and not _scopes_differ(newer.text, older.text)
             and not _other_distance(newer.text, older.text)
             and not two_things(newer.text, older.text, who)
@@ -1016,6 +1029,14 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
+
+
+def _aimed_only(text: str) -> bool:
+    """Whether every number ``text`` gives is one aimed for (each after a word of a goal:
+    "体重目标是65公斤"; not "weighs 84 kg and wants to get under 80"): no value held, that a
+    value held could be a new one of."""
+    goal = GOAL.search(text)
+    return goal is not None and not _NUMBER.search(text[: goal.start()])
 
 
 def of_then(newer: Said, older: Said) -> bool:

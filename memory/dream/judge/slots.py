@@ -279,12 +279,8 @@ def changes_value(newer: str, older: str, who: frozenset[str] = frozenset()) -> 
         return False  # "every Monday" and "every Sunday" may both hold: a move says so
     if two_things(newer, older, who):
         return False  # "语文成绩 78 分" beside "数学成绩 85 分": two things measured
-    if any(new[k] & old[k] for k in common):
-        return True
-    shared = (anchors(newer) & anchors(older)) - who
-    if shared and shared <= _PERIOD_STEMS and not NEWS.search(newer):
-        return False  # "rent is $1,800 a month" / "car payment is $400 a month": how often
-    return bool(shared)
+    shared_values = any(new[k] & old[k] for k in common)
+    return shared_values or bool((anchors(newer) & anchors(older)) - who)
 
 
 # A statement that tells its value as news: now, again, changed, risen or fallen
@@ -346,9 +342,6 @@ _PERIODS = frozenset(
     "months week weeks day days year years night nights time times hour hours daily weekly "
     "monthly yearly".split()
 )
-
-
-_PERIOD_STEMS = frozenset(stem(w) for w in _PERIODS)
 
 
 @lru_cache(maxsize=50_000)
