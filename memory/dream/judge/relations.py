@@ -987,8 +987,10 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     body = bool(set(new_nums) & set(old_nums) & _BODY_UNITS)
     if same_language and (newer.kind == older.kind or body):
         # a number beside whose it is ("Mum's 2pm" / "Mum's 10mg") measures nothing of them;
-        # a number both say is what the values are of ("5公里跑了28分钟" / "5公里跑了26分钟")
-        said = _all(new_nums) & _all(old_nums)
+        # a one-digit count both say is what the values are of ("5公里跑了28分钟" / "5公里
+        # 跑了26分钟"); a longer number both say still holds the pair apart, as before
+        # one-digit numbers were read at all
+        said = {n for n in _all(new_nums) & _all(old_nums) if len(n) == 1}
         shared = {w for w in set(new_nums) & set(old_nums) if new_nums[w] - said} - _PERIOD - who
         if (
             shared
