@@ -994,7 +994,8 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         shared = {w for w in set(new_nums) & set(old_nums) if new_nums[w] - said} - _PERIOD - who
         if (
             shared
-            and not (_aimed_only(older.text) and not GOAL.search(newer.text))
+            # a value aimed for and a value held are two slots (as :func:`new_value` reads)
+            and bool(GOAL.search(newer.text)) == bool(GOAL.search(older.text))
             and all(not (new_nums[w] - said) & old_nums[w] for w in shared)
             and not _scopes_differ(newer.text, older.text)
             and not _other_distance(newer.text, older.text)
@@ -1031,14 +1032,6 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
-
-
-def _aimed_only(text: str) -> bool:
-    """Whether every number ``text`` gives is one aimed for (each after a word of a goal:
-    "体重目标是65公斤"; not "weighs 84 kg and wants to get under 80"): no value held, that a
-    value held could be a new one of."""
-    goal = GOAL.search(text)
-    return goal is not None and not _NUMBER.search(text[: goal.start()])
 
 
 def of_then(newer: Said, older: Said) -> bool:
