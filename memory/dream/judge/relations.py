@@ -994,8 +994,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         shared = {w for w in set(new_nums) & set(old_nums) if new_nums[w] - said} - _PERIOD - who
         if (
             shared
-            # a value aimed for and a value held are two slots (as :func:`new_value` reads)
-            and bool(GOAL.search(newer.text)) == bool(GOAL.search(older.text))
+            and not _aim_beside_held(newer.text, older.text)
             and all(not (new_nums[w] - said) & old_nums[w] for w in shared)
             and not _scopes_differ(newer.text, older.text)
             and not _other_distance(newer.text, older.text)
@@ -1032,6 +1031,18 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
+
+
+def _aim_beside_held(newer: str, older: str) -> bool:
+    """Whether one of the two tells a value aimed for and the other none: two slots, as
+    :func:`slots.changes_value` reads them ("体重目标是65公斤" / "今天称了一下66公斤"), unless
+    the older holds a value before its aim and the newer tells it changed ("体重是81公斤，目标
+    是减到74公斤" / "体重降到了79公斤": the held clause changed, the aim stays)."""
+    if bool(GOAL.search(newer)) == bool(GOAL.search(older)):
+        return False
+    goal = GOAL.search(older)
+    held = goal is not None and bool(_NUMBER.search(older[: goal.start()]))
+    return not (held and tells_change(newer))
 
 
 def of_then(newer: Said, older: Said) -> bool:
