@@ -17,6 +17,9 @@ news of a change told as chatter ("终于搬到良渚了哈哈") beside chatter 
 shared things changed by another member and facts told as heard (round 27, our own);
 ``--data bench/data/judge/change_probe_reach.tsv --half more`` changes no rule read before
 round 28 (a breakup, a thing replaced, a school year, a course over) and their look-alikes;
+``--data bench/data/judge/change_probe_numbers4.tsv --half more`` numbers of one measured thing
+in other units, numerals and words, rescheduled dates, beside two things sharing a unit, a
+target, a year gone by, another person's number (round 28, helper-118);
 ``--part`` takes every other two rows of the file (``tune``: rows 1-2,
 5-6, ...; ``check``: rows 3-4, 7-8, ...), so half a set can be kept aside.
 """

@@ -65,6 +65,7 @@ from memory.dream.judge.relations import (
     alias_of,
     aliased,
     bare_kin,
+    body_reading,
     clear_change,
     confirms,
     holds,
@@ -72,6 +73,7 @@ from memory.dream.judge.relations import (
     moved_unplaced,
     numbers_apart,
     of_origin,
+    of_then,
     one_day,
     other_thing_changed,
     relatives_apart,
@@ -139,6 +141,7 @@ class Statement:
     due: date | None = None  # the last day a dated plan names
     speaker: str = ""  # who said it, in a group ("" for a prior item or a private chat)
     ahead: bool = False  # it names a day after its own (a plan, not what happened)
+    behind: bool = False  # it names a month or a year gone by its day ("去年", "last year")
     begun: bool = False  # ... and every such day has come by the dream's day
     shared: bool = False  # it tells of a thing its group shares (judge.shared)
     thing: frozenset[str] = frozenset()  # ... and the words naming it (shared.thing_words)
@@ -161,7 +164,8 @@ class Statement:
             # December") holds now: no plan over the present any more
             # ("raised her sertraline to 100 mg, starting on 2027-05-21": from that day on)
             started = self.begun and (self.due is None or _starts_value(self.text))
-            self._said = Said(self.text, self.subject, self.kind, self.ahead and not started)
+            future = self.ahead and not started
+            self._said = Said(self.text, self.subject, self.kind, future, self.behind)
         return replace(self._said, subject=SHARED) if together else self._said
 
 
@@ -462,6 +466,7 @@ class ExtractiveEngine:
             st.order = base + line.line
             st.due = _due(spoken.body, line.day, relative_only=False)
             st.ahead = _ahead(spoken.body, line.day)
+            st.behind = _behind(spoken.body, line.day)
             st.begun = _begun(spoken.body, line.day, inputs.today)
             st.speaker = spoken.speaker or ""
             if group and not spoken.by_assistant:
@@ -1135,7 +1140,9 @@ class ExtractiveEngine:
             how=how,
             slot_probability=score,
             slot_features=slot,
-            newer_kind="fact" if said.kind == "event" and _in_effect(said) else said.kind,
+            newer_kind="fact"
+            if said.kind == "event" and _holds_from(said, old_said)
+            else said.kind,
             older_kind=old_said.kind,
             subject=said.subject,
             older_packed=packed(old_said),
@@ -1475,8 +1482,10 @@ def _two_measured(newer: Said, older: Said) -> bool:
     numbers each beside a word the other never says ("房租3000元" / "现在每月工资12000元",
     "跑步5公里" / "现在每天骑车15公里"), a change told only of the newer's own thing."""
     who = whose(newer, older)
-    return relatives_apart(newer.text, older.text, who) or numbers_apart(
-        newer.text, older.text, who
+    return (
+        relatives_apart(newer.text, older.text, who)
+        or numbers_apart(newer.text, older.text, who)
+        or of_then(newer, older)
     )
 
 
@@ -1576,6 +1585,15 @@ def _in_effect(said: Said) -> bool:
     """A change told as made on a day gone by ("we moved to York in April 2027"): a fact as
     of that day, not an event of it (a change dated ahead stays a plan)."""
     return not said.future and said.kind != "plan" and dates.took_effect(said.text)
+
+
+def _holds_from(newer: Said, older: Said) -> bool:
+    """An event that tells a value holding from its day: a change made (:func:`_in_effect`)
+    or one's weight or height read anew (:func:`relations.body_reading`: "今天称了一下，72公斤
+    了")."""
+    if _in_effect(newer):
+        return True
+    return not newer.future and body_reading(newer.text, older.text)
 
 
 def _age_grown(newer: Said, older: Said) -> bool:
@@ -1953,6 +1971,14 @@ def _starts_value(text: str) -> bool:
 def _ahead(text: str, day: date) -> bool:
     """Whether ``text`` names a day that begins after ``day`` ("下周三", not "这周搬家了")."""
     return any(span.first > day for span in dates.find(text, day))
+
+
+def _behind(text: str, day: date) -> bool:
+    """Whether ``text`` names a month or a year that ended before ``day`` ("去年", "上个月",
+    "last year"; not a day or a week, the day a change is told of: "上周三搬到了…")."""
+    return any(
+        span.last < day and (span.last - span.first).days >= 27 for span in dates.find(text, day)
+    )
 
 
 def _begun(text: str, day: date, today: date) -> bool:

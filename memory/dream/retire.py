@@ -63,7 +63,14 @@ def slot_keys(text: str, subject: str) -> tuple[tuple[str, str], ...]:
     keys = [(subject, "word:" + w) for w in sorted(core_words(text))]
     keys += [(subject, "family:" + f) for f in sorted(features(text).families)]
     keys += [(subject, "slot:" + s) for s in sorted(single_slots.slots(text))]
+    # one's weight, in whatever unit and words ("体重150斤" / "称了一下，72公斤了")
+    keys += [(subject, "measure:" + m) for m in sorted(_MEASURED_OF_ONE & set(typed_values(text)))]
     return tuple(keys)
+
+
+# The quantities a number of one subject measures one thing of (its weight), whatever words
+# tell it: money, lengths and counts measure many things of one person.
+_MEASURED_OF_ONE = frozenset({"num:mass"})
 
 
 T = TypeVar("T")

@@ -205,6 +205,63 @@ def canonical(text: str) -> str:
     return _DIGIT_WAN.sub(lambda m: _digits(float(m["n"]) * 10_000), text)
 
 
+# Units of time and counts in English, and the measure words of Chinese (:data:`_ZH_UNITS`):
+# with the units of :data:`_UNITS`, the words that say what a number is counted in, not what
+# it counts ("10 hours", "3000元", "12楼").
+_COUNTED_IN = frozenset(
+    "hour hours hr hrs h minute minutes min mins second seconds sec secs time times day days "
+    "week weeks month months year years floor storey 楼 层 分 分钟 点 号".split()
+) | frozenset(_ZH_UNITS)
+
+
+def is_unit(word: str) -> bool:
+    """Whether ``word`` names the unit a number is in (kg, 元, hours, 楼, %), no thing."""
+    low = word.lower()
+    return low in _COUNTED_IN or low in _UNITS
+
+
+# Units several words write, each read as the one word of its quantity the judgement
+# compares ("150斤" is "75公斤", "3000块" "3000元", "15k" "15000"): two statements of one
+# weight or one rent share the word beside their numbers, however each wrote its unit.
+_ONE_UNIT = {
+    "斤": ("公斤", 0.5),
+    "千克": ("公斤", 1.0),
+    "公分": ("厘米", 1.0),
+    "千米": ("公里", 1.0),
+    "块钱": ("元", 1.0),
+    "块": ("元", 1.0),
+    "kilo": ("kg", 1.0),
+    "kilos": ("kg", 1.0),
+    "kilogram": ("kg", 1.0),
+    "kilograms": ("kg", 1.0),
+    "kgs": ("kg", 1.0),
+    "lb": ("kg", 0.45359237),
+    "lbs": ("kg", 0.45359237),
+    "k": ("", 1000.0),
+}
+_UNIT_WRITTEN = re.compile(
+    r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*"
+    r"(?:(?P<zh>斤(?!半)|千克|公分|千米|块钱|块(?=$|[\s\d，,。；;！!？?了的/每一])))"
+    r"|(?<![\d.])(?P<en_n>\d+(?:\.\d+)?)\s*(?P<en>(?i:kilograms?|kilos?|kgs|lbs?|k))\b"
+)
+
+
+def _one_unit(m: re.Match[str]) -> str:
+    number, unit = (m["n"], m["zh"]) if m["zh"] else (m["en_n"], m["en"].lower())
+    word, factor = _ONE_UNIT[unit]
+    value = float(number) * factor
+    # a converted weight to one place, as it is said ("150斤" 75, "176 lbs" 79.8)
+    amount = _digits(round(value, 1)) if factor != 1.0 else number
+    return f"{amount}{' ' if word.isascii() and word else ''}{word}"
+
+
+def one_unit(text: str) -> str:
+    """``text`` with each amount in the one unit word of its quantity ("150斤" -> "75公斤",
+    "3000块钱" -> "3000元", "176 lbs" -> "79.8 kg", "15k" -> "15000"): what the words
+    beside two numbers are compared by (:func:`canonical` first reads the numerals)."""
+    return _UNIT_WRITTEN.sub(_one_unit, text)
+
+
 def measure(unit: str, amount: float) -> tuple[str, str] | None:
     """The quantity ``unit`` measures and ``amount`` in that quantity's own unit, rounded
     as a measurement is ("斤", 160 -> ("mass", "80"); "cm", 175 -> ("length", "1.75")), or
@@ -219,4 +276,4 @@ def measure(unit: str, amount: float) -> tuple[str, str] | None:
     return quantity, rounded.rstrip("0").rstrip(".") if "." in rounded else rounded
 
 
-__all__ = ["CURRENCY", "canonical", "measure", "zh_amount"]
+__all__ = ["CURRENCY", "canonical", "is_unit", "measure", "one_unit", "zh_amount"]

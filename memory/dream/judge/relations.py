@@ -12,6 +12,7 @@ replaces a present fact ("moving to Portland in September" leaves "lives in Aust
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property, lru_cache
@@ -28,7 +29,7 @@ from memory.dream.judge.address import (
 from memory.dream.judge.dates import find, month_number
 from memory.dream.judge.label import LABEL as _LABEL
 from memory.dream.judge.places import moved_to, other_place, placed
-from memory.dream.judge.quantities import canonical
+from memory.dream.judge.quantities import canonical, is_unit, one_unit
 from memory.dream.judge.single_slots import FORMER, ORIGIN
 from memory.dream.judge.slots import (
     GOAL,
@@ -80,6 +81,38 @@ _REL = {
 }
 # a relation word -> its kind ("mum" -> "mother"), public: beings and the join read it
 REL_OF = {w: k for k, words in _REL.items() for w in words.split()}
+# The people around a subject: its relations (:data:`REL_OF`, no pet or boss, a job's
+# word too) and those it lives and works among.
+_PEOPLE = {w for w, kind in REL_OF.items() if kind not in ("pet", "boss")} | set(
+    (
+        "邻居 侄子 侄女 外甥 外甥女 表弟 表妹 表哥 表姐 堂弟 堂妹 堂哥 堂姐 舅舅 叔叔 阿姨 "
+        "姑姑 婶婶 舅妈 姨妈 嫂子 姐夫 妹夫 弟媳 公公 婆婆 岳父 岳母 同学 客户 房东 租客 队友 "
+        "neighbour neighbor nephew niece cousin uncle aunt auntie classmate client customer "
+        "landlord landlady tenant teammate housemate stepson stepdaughter grandson "
+        "granddaughter"
+    ).split()
+)
+EN_OTHERS = re.compile(
+    r"(?i)\b(?:"
+    + "|".join(sorted((w for w in _PEOPLE if w.isascii()), key=len, reverse=True))
+    + r")(?:s|'s)?\b"
+)
+ZH_OTHERS = re.compile(
+    "|".join(sorted((w for w in _PEOPLE if not w.isascii() and len(w) > 1), key=len, reverse=True))
+    + "|(?<=[我你他她的])["
+    + "".join(w for w in _PEOPLE if not w.isascii() and len(w) == 1)
+    + "]"
+)
+
+
+def others_named(text: str) -> frozenset[str]:
+    """The people around a subject ``text`` names (:data:`_PEOPLE`: relatives, neighbours,
+    classmates…), but a partner (the value of one's own stage: "有女朋友了"), lower-cased."""
+    found = {m.group(0).lower() for m in EN_OTHERS.finditer(text)}
+    found |= {m.group(0) for m in ZH_OTHERS.finditer(text)}
+    return frozenset(w for w in found if REL_OF.get(w) != "partner")
+
+
 _ZH_REL = "|".join(sorted((w for w in REL_OF if not w.isascii()), key=len, reverse=True))
 _EN_REL = "|".join(sorted((w for w in REL_OF if w.isascii()), key=len, reverse=True))
 # "用户对猫毛过敏" is the user's (no one is called 用户对); "张伟家的狗" is 张伟's dog.
@@ -583,12 +616,16 @@ class Said:
     subject: str
     kind: str
     future: bool = False  # a plan whose date is after its note's
+    past: bool = False  # it names a month or a year gone by its note's day ("去年", "last year")
 
     @cached_property
     def key(self) -> str:
-        """The four fields in one string, made once a statement (what the verdict cache's
+        """The five fields in one string, made once a statement (what the verdict cache's
         digests read: :func:`memory.dream.verdicts.pair_key`)."""
-        return f"{self.text}\x1f{self.subject}\x1f{self.kind}\x1f{int(self.future)}"
+        return (
+            f"{self.text}\x1f{self.subject}\x1f{self.kind}\x1f{int(self.future)}"
+            f"\x1f{int(self.past)}"
+        )
 
 
 _GENERIC = frozenset({"用户", "user", "user's", "the"})
@@ -738,18 +775,37 @@ SAME_COSINE = 0.93
 CROSS_LANGUAGE_COSINE = 0.88
 
 
+_SCHOOL_YEAR = re.compile(r"\d+\s*年级")
+
+
 @lru_cache(maxsize=50_000)
 def _slot_numbers(text: str) -> dict[str, frozenset[str]]:
-    """Numbers keyed by the words next to them ("体重 78 公斤" -> 体重, 公斤: {78})."""
+    """Numbers keyed by the words next to them ("体重 78 公斤" -> 体重, 公斤: {78}), read in
+    digits and one unit word a quantity (:func:`quantities.one_unit`: "体重一百五十斤" ->
+    体重, 公斤: {75}; "月薪15k" -> 月薪: {15000})."""
     plain = _NUMBER.sub(lambda m: m.group(0).replace(",", ""), _undated(without_not_values(text)))
-    # a letter cut off a word ("Mum's" -> "s") names no measured thing
-    words = [w for w in tokens(plain) if w not in STOPWORDS and not (w.isascii() and len(w) < 2)]
+    # a school year is a stage the school slot judges, no measure ("三年级" -> "3年级")
+    plain = _SCHOOL_YEAR.sub(" ", one_unit(canonical(plain)))
+    # each word with its clause: a number's neighbours are the words of its own clause
+    # ("团子三岁了，是只英短": 只 is the breed's), or the next ones when it stands alone in a
+    # list ("im priya, 34, a dentist")
+    words: list[tuple[str, int]] = []
+    for at, clause in enumerate(_CLAUSE.split(plain)):
+        # a letter cut off a word ("Mum's" -> "s") names no measured thing; a digit is one
+        words += [
+            (w, at)
+            for w in tokens(clause)
+            if w not in STOPWORDS and not (w.isascii() and len(w) < 2 and not w.isdigit())
+        ]
+    alone = Counter(at for _, at in words)
     found: dict[str, set[str]] = {}
-    for i, word in enumerate(words):
+    for i, (word, at) in enumerate(words):
         numbers = _NUMBER.findall(word)
         if not numbers:
             continue
-        for near in words[max(0, i - 3) : i] + words[i + 1 : i + 3]:
+        for near, where in words[max(0, i - 3) : i] + words[i + 1 : i + 3]:
+            if where != at and alone[at] > 1:
+                continue
             if not _NUMBER.search(near) and near not in _NOT_MEASURED:
                 found.setdefault(near, set()).update(numbers)
     return {word: frozenset(numbers) for word, numbers in found.items()}
@@ -962,6 +1018,8 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         return False
     if former(newer.text) and not former(older.text):
         return False  # "以前在纺织厂当会计" tells what was, not what is
+    if of_then(newer, older):
+        return False  # "去年房租每月3200元": last year's rent, beside this year's
     if GOAL.search(newer.text) and not (GOAL.search(older.text) or is_future(older.text)):
         return False  # "wants to get down to 85 kg" is a goal, no value held
     # a plan does not change the present, unless it says a value holds now ("her day rate
@@ -989,12 +1047,20 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     new_nums, old_nums = _slot_numbers(newer.text), _slot_numbers(older.text)
     same_language = has_cjk(newer.text) == has_cjk(older.text)
     who = whose(newer, older)
-    if same_language and newer.kind == older.kind:
-        # a number beside whose it is ("Mum's 2pm" / "Mum's 10mg") measures nothing of them
-        shared = (set(new_nums) & set(old_nums)) - _PERIOD - who
+    # one's weight or height is one measured thing whatever the classifier calls each line
+    # ("体重150斤", a fact; "今天称了一下，72公斤了", an event)
+    body = bool(set(new_nums) & set(old_nums) & _BODY_UNITS)
+    if same_language and (newer.kind == older.kind or body):
+        # a number beside whose it is ("Mum's 2pm" / "Mum's 10mg") measures nothing of them;
+        # a one-digit count both say is what the values are of ("5公里跑了28分钟" / "5公里
+        # 跑了26分钟"); a longer number both say still holds the pair apart, as before
+        # one-digit numbers were read at all
+        said = {n for n in _all(new_nums) & _all(old_nums) if len(n) == 1}
+        shared = {w for w in set(new_nums) & set(old_nums) if new_nums[w] - said} - _PERIOD - who
         if (
             shared
-            and all(not new_nums[w] & old_nums[w] for w in shared)
+            and not _aim_beside_held(newer.text, older.text)
+            and all(not (new_nums[w] - said) & old_nums[w] for w in shared)
             and not _scopes_differ(newer.text, older.text)
             and not _other_distance(newer.text, older.text)
             and not two_things(newer.text, older.text, who)
@@ -1031,6 +1097,31 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
+
+
+def _aim_beside_held(newer: str, older: str) -> bool:
+    """Whether one of the two tells a value aimed for and the other none: two slots, as
+    :func:`slots.changes_value` reads them ("体重目标是65公斤" / "今天称了一下66公斤"), unless
+    the older holds a value before its aim and the newer tells it changed ("体重是81公斤，目标
+    是减到74公斤" / "体重降到了79公斤": the held clause changed, the aim stays)."""
+    if bool(GOAL.search(newer)) == bool(GOAL.search(older)):
+        return False
+    goal = GOAL.search(older)
+    held = goal is not None and bool(_NUMBER.search(older[: goal.start()]))
+    return not (held and tells_change(newer))
+
+
+def of_then(newer: Said, older: Said) -> bool:
+    """Whether ``newer`` gives a number of a month or a year gone by (``Said.past``: "去年
+    房租每月3200元", "last year's rent was £900", "上个月工资12000") that ``older`` does not,
+    and tells no change (:func:`tells_change`): a value of then, beside the present one,
+    not a new one ("去年房租涨到了3500" tells one)."""
+    return (
+        newer.past
+        and not older.past
+        and bool(_DIGIT.search(newer.text))
+        and not tells_change(newer.text)
+    )
 
 
 # Money's units, what many amounts are counted in, naming none of them.
@@ -1122,6 +1213,26 @@ def relatives_apart(newer: str, older: str, who: frozenset[str]) -> bool:
     return bool(mine and theirs) and not any(_may_be(a, b) for a in mine for b in theirs)
 
 
+# The units of one's own weight, height and age: a number in one of them, of a subject, is
+# its body's, however it is told ("体重75公斤" / "称了一下72公斤", "weighs 80 kg" / "the
+# scale says 77 kg now"); money, hours, floors and kilometres measure many things.
+_BODY_UNITS = frozenset("公斤 kg 厘米 cm 岁 周岁 stone".split())
+
+
+def body_reading(newer: str, older: str) -> bool:
+    """Whether ``newer`` reads one's weight or height anew (a number beside a unit of
+    :data:`_BODY_UNITS` both give, another one, no goal): "今天称了一下，72公斤了" after
+    "体重150斤" is the weight from that day, however the classifier calls the line."""
+    new_nums, old_nums = _slot_numbers(newer), _slot_numbers(older)
+    units = set(new_nums) & set(old_nums) & _BODY_UNITS
+    return (
+        bool(units)
+        and all(not new_nums[u] & old_nums[u] for u in units)
+        and not GOAL.search(newer)
+        and not GOAL.search(older)
+    )
+
+
 # Whom a reflexive names is the subject, no measured thing ("weighed herself at 82.5 kg").
 _REFLEXIVE = frozenset("myself yourself himself herself itself ourselves themselves".split())
 
@@ -1145,15 +1256,20 @@ def _measures_apart(
     now ("现在每月工资12000元", "I'm now earning …") tells no change (:func:`tells_change`)."""
     if relatives_apart(newer, older, who):
         return True
-    # news of any kind, "now" too, lets a new number through here: a value said to hold now
-    # may be a change told in other words ("the scale says 77 kg now" / "weighs 80 kg");
-    # the learned ways weigh it with :func:`numbers_apart`
-    if NEWS.search(newer) or clear_change(newer):
-        return False
-    if _relations(newer, who) - _relations(older, who):
-        return True
     skip = _NOT_MEASURED | _PERIOD | who | {w.lower() for w in who}
     shared = (set(new_nums) & set(old_nums)) - skip
+    if NEWS.search(newer) or clear_change(newer):
+        # a change told lets a new number through here; so does a value said to hold now
+        # beside a word of what both measure ("the rate is 3.9% now" / "mortgage rate is
+        # 4.5%") or of one's own body ("the scale says 77 kg now" / "weighs 80 kg"), told
+        # in other words as often as not. Numbers sharing only the unit they are in, told
+        # with "now", are two things' when each has words of its own (:func:`numbers_apart`:
+        # "currently working 10 hours a day" / "sleeps 7 hours a night")
+        if tells_change(newer) or shared & _BODY_UNITS or not all(map(is_unit, shared)):
+            return False
+        return numbers_apart(newer, older, who)
+    if _relations(newer, who) - _relations(older, who) or others_named(newer) - others_named(older):
+        return True  # "老婆身高165" / "身高180"; "邻居养了三只猫" / "养了两只猫"
     if not shared:
         return False
     pairs = {(a, b) for w in shared for a in new_nums[w] for b in old_nums[w]}
@@ -1561,9 +1677,11 @@ __all__ = [
     "Said",
     "alias_of",
     "aliased",
+    "body_reading",
     "changed_to",
     "features",
     "other_thing_changed",
+    "others_named",
     "replaces",
     "same_fact",
     "subject_of",

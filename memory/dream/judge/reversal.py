@@ -30,7 +30,9 @@ import re
 from functools import lru_cache
 
 from memory.dream.judge.label import LABEL
-from memory.dream.judge.relations import REL_OF, core_words
+from memory.dream.judge.relations import EN_OTHERS as _EN_OTHERS
+from memory.dream.judge.relations import ZH_OTHERS as _ZH_OTHERS
+from memory.dream.judge.relations import core_words, others_named
 from memory.dream.judge.single_slots import slot_values
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk
@@ -163,36 +165,7 @@ _ASKED = re.compile(r"吗$|么$")
 _EN_NOT_BEFORE = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bno)(?:\s+\w+){0,2}\s*$")
 
 # -- whose -------------------------------------------------------------------------------
-# The people around a subject: its relations (relations.REL_OF, no pet or boss, a job's
-# word too) and those it lives and works among.
-_PEOPLE = {w for w, kind in REL_OF.items() if kind not in ("pet", "boss")} | set(
-    (
-        "邻居 侄子 侄女 外甥 外甥女 表弟 表妹 表哥 表姐 堂弟 堂妹 堂哥 堂姐 舅舅 叔叔 阿姨 "
-        "姑姑 婶婶 舅妈 姨妈 嫂子 姐夫 妹夫 弟媳 公公 婆婆 岳父 岳母 同学 客户 房东 租客 队友 "
-        "neighbour neighbor nephew niece cousin uncle aunt auntie classmate client customer "
-        "landlord landlady tenant teammate housemate stepson stepdaughter grandson "
-        "granddaughter"
-    ).split()
-)
-_EN_OTHERS = re.compile(
-    r"(?i)\b(?:"
-    + "|".join(sorted((w for w in _PEOPLE if w.isascii()), key=len, reverse=True))
-    + r")(?:s|'s)?\b"
-)
-_ZH_OTHERS = re.compile(
-    "|".join(sorted((w for w in _PEOPLE if not w.isascii() and len(w) > 1), key=len, reverse=True))
-    + "|(?<=[我你他她的])["
-    + "".join(w for w in _PEOPLE if not w.isascii() and len(w) == 1)
-    + "]"
-)
-
-
-def others_named(text: str) -> frozenset[str]:
-    """The people around a subject ``text`` names (:data:`_PEOPLE`: relatives, neighbours,
-    classmates…), but a partner (the value of one's own stage: "有女朋友了"), lower-cased."""
-    found = {m.group(0).lower() for m in _EN_OTHERS.finditer(text)}
-    found |= {m.group(0) for m in _ZH_OTHERS.finditer(text)}
-    return frozenset(w for w in found if REL_OF.get(w) != "partner")
+# The people around a subject: :func:`relations.others_named`.
 
 
 # A clause opening with someone or something other than its subject ("the kids eat pork
