@@ -102,6 +102,11 @@ KEEPS = [
     ("用户的体重目标是65公斤", "用户今天称了一下66公斤，冲冲冲"),
     # another thing weighed
     ("用户体重75公斤", "用户今天买了20公斤大米"),
+    # an animal's age, a difference of ages: no new age of the user's or a niece's
+    ("用户31岁", "用户养了一只柴犬叫豆包，三岁了"),
+    ("The user is 34", "The user got a kitten last week, she is 2 months old"),
+    ("用户的哥哥有个女儿，五岁", "用户哥比用户大三岁"),
+    ("The user's daughter is 7", "The user's brother is two years older than the user"),
 ]
 
 

@@ -132,6 +132,15 @@ def pets(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_ANIMAL = re.compile(rf"{_ZH_PETS}|(?i:\b(?:{_EN_PETS})s?\b)")
+
+
+def animal_named(text: str) -> bool:
+    """Whether ``text`` names an animal by its kind anywhere ("我养了一只柴犬叫豆包，三岁了"):
+    a number it gives may be the animal's."""
+    return _ANIMAL.search(text) is not None
+
+
 def other_pets(newer: str, older: str) -> bool:
     """Whether both statements open a clause with one's animal and no kind is in both
     ("用户家的猫叫咪咪，五岁了" / "用户家的狗三岁了"): two animals' values, never one slot."""

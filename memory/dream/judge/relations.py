@@ -1060,6 +1060,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         if (
             shared
             and not _aim_beside_held(newer.text, older.text)
+            and not _not_its_value(newer.text, older.text)
             and all(not (new_nums[w] - said) & old_nums[w] for w in shared)
             and not _scopes_differ(newer.text, older.text)
             and not _other_distance(newer.text, older.text)
@@ -1097,6 +1098,26 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
+
+
+# A number told as a difference ("我哥比我大三岁", "two years older than me"): no value of
+# what it is counted in (an age, a weight), so it replaces none.
+_COMPARED = re.compile(
+    r"比[^，,。；;]{0,10}?(?:大|小|多|少|高|矮|重|轻|早|晚|贵|便宜)了?[0-9一二两三四五六七八九十半几]"
+    r"|(?i:\b(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?:years?|yrs?|kg|kilos?|cm|lbs?|pounds?|minutes?|mins?|hours?)?"
+    r"\s+(?:older|younger|taller|shorter|heavier|lighter|more|less|earlier|later)\s+than\b)"
+)
+
+
+def _not_its_value(newer: str, older: str) -> bool:
+    """Whether a number one of the two gives is no value of what the other measures: a
+    difference (:data:`_COMPARED`), or an animal's beside no animal ("我养了一只柴犬叫豆包，
+    三岁了" / "用户31岁": the dog's age, not the user's)."""
+    from memory.dream.judge.beings import animal_named  # beings reads this module's words
+
+    if _COMPARED.search(newer) or _COMPARED.search(older):
+        return True
+    return animal_named(newer) != animal_named(older)
 
 
 def _aim_beside_held(newer: str, older: str) -> bool:
