@@ -132,7 +132,11 @@ def pets(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-_ANIMAL = re.compile(rf"{_ZH_PETS}|(?i:\b(?:{_EN_PETS})s?\b)")
+# An animal named anywhere: a Chinese kind of two characters or more ("柴犬", "橘猫"), one
+# character only after a measure word or keeping ("一只猫", "养了条狗": not "鱼竿", "热狗")
+_ZH_LONG = "|".join(w for w in _ZH_PETS.split("|") if len(w) > 1)
+_ZH_ONE = "".join(w for w in _ZH_PETS.split("|") if len(w) == 1)
+_ANIMAL = re.compile(rf"{_ZH_LONG}|(?:只|条|养了?|家的)[{_ZH_ONE}]|(?i:\b(?:{_EN_PETS})s?\b)")
 
 
 def animal_named(text: str) -> bool:
