@@ -353,7 +353,12 @@ class ExtractiveEngine:
         merged += self._join_entities(live, clusters, inputs)
         self._conflict_of = self._number_conflicts(live, inputs)
         # Every live item, most important first: the deep phase admits them under the cap.
-        keep = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
+        # a new value takes the place of the prior item it replaced (or a clause of it)
+        heirs = {id(c.superseded_by) for c in clusters if c.superseded_by and c.priors}
+        heirs |= {id(by) for c in clusters if c.priors for _, by in c.retired}
+        keep = sorted(
+            live, key=lambda c: self._rank_key(c, inputs.today, id(c) in heirs), reverse=True
+        )
         cap = room(inputs.max_items, len(inputs.handwritten))
         if len(keep) > cap:  # before anything is lost to the cap, pack what fits together
             keep, packed = self._pack_under_cap(keep, cap, clusters)
@@ -1021,7 +1026,8 @@ class ExtractiveEngine:
             if len(group) == 1:
                 continue
             head = into.head
-            text = pack.packed_text([keep[k].head.text for k in group])
+            texts = [keep[k].head.text for k in group]
+            text = pack.packed_text(texts, sorted(subject_words(head.subject)))
             for k in group[1:]:
                 into.absorb(keep[k])
                 gone[id(keep[k])] = into
@@ -1413,13 +1419,16 @@ class ExtractiveEngine:
         return {id(c): cid for group, cid in zip(ordered, ids, strict=True) for c in group}
 
     @staticmethod
-    def _rank_key(cluster: Cluster, today: date) -> tuple[float, date, int, str]:
+    def _rank_key(
+        cluster: Cluster, today: date, heir: bool = False
+    ) -> tuple[float, date, int, str]:
+        """``heir``: the cluster replaced a prior item (or a clause of one): it ranks as
+        one, so a new value is not the first to leave under the cap its old value left."""
         head = cluster.head
         latest_day, order = cluster.latest
         days = len({s.day for s in cluster.members})
-        value = importance.score(
-            head.kind, head.chatter, days, (today - latest_day).days, bool(cluster.priors)
-        )
+        prior = bool(cluster.priors) or heir
+        value = importance.score(head.kind, head.chatter, days, (today - latest_day).days, prior)
         return (round(value, 6), latest_day, order, head.text)
 
     @staticmethod

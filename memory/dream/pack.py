@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from memory.dream.join import EN_JOINER, MAX_PARTS, ZH_JOINER, part
-from memory.dream.judge.slots import typed_values
+from memory.dream.judge.slots import GOAL, typed_values
 from memory.dream.similarity import features
 from memory.search.stemming import stem
 from memory.segment import has_cjk
@@ -41,10 +41,6 @@ MAX_TOKENS = 64  # a packed item stays readable: about two short sentences
 SHARED_COSINE = 0.85
 _GENERIC = frozenset("user users 用户 now currently still also 现在 目前 还是 一直".split())
 _NUMERIC = re.compile(r"^[\d.,:%£$€¥]+$")
-# a clause repeating its host's subject drops it ("用户不吃香菜" after "用户…"), unless what
-# follows reads as its own ("用户的", "The user's")
-_ZH_USER = re.compile(r"^用户(?![的：:])")
-_EN_USER = re.compile(r"^(?:The user|the user)\s+(?=[a-z])(?!'s)")
 
 
 @dataclass(frozen=True)
@@ -73,9 +69,12 @@ def topic(text: str) -> frozenset[str]:
 
 def two_values(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` give two values of one type on one topic ("rent is £1,150",
-    "rent goes up to £1,240"): one slot told twice, never two clauses of one item."""
+    "rent goes up to £1,240"): one slot told twice, never two clauses of one item. A goal
+    beside a value held is two slots."""
     if not topic(a) & topic(b):
         return False
+    if bool(GOAL.search(a)) != bool(GOAL.search(b)):
+        return False  # a value aimed for is no value held ("weighs 84 kg", "wants under 80 kg")
     va, vb = typed_values(a), typed_values(b)
     return any(va[kind] != vb[kind] for kind in va.keys() & vb.keys())
 
@@ -100,15 +99,32 @@ def affinity(
     return cosine + 0.05 * min(shared, 2)
 
 
-def packed_text(texts: Sequence[str]) -> str:
-    """The wording of a packed item: the host's statement, then each clause."""
+def _opening(text: str, who: Sequence[str]) -> str:
+    """The subject ``text`` opens with ("用户", "The user", a name of ``who``), or "" when
+    what follows it reads as its own ("用户的", "The user's", "张伟：")."""
+    for name in ("用户", "The user", "the user", *sorted(who, key=len, reverse=True)):
+        if not text.startswith(name):
+            continue
+        rest = text[len(name) :]
+        if has_cjk(name) and rest[:1] and rest[:1] not in "的：:，, ":
+            return name
+        if not has_cjk(name) and re.match(r" [a-z]", rest) and not rest.startswith(" 's"):
+            return name
+    return ""
+
+
+def packed_text(texts: Sequence[str], who: Sequence[str] = ()) -> str:
+    """The wording of a packed item: the host's statement, then each clause, the subject
+    the host opens with not said again ("用户不吃香菜；不喝酒"; ``who``: the subject's names)."""
     zh = has_cjk(texts[0])
     joiner = ZH_JOINER if zh else EN_JOINER
-    out = [part(texts[0], True)]
+    host = part(texts[0], True)
+    opening = _opening(host, who)
+    out = [host]
     for text in texts[1:]:
         clause = part(text, False)
-        if (zh and texts[0].startswith("用户")) or (not zh and _EN_USER.match(texts[0])):
-            clause = (_ZH_USER if zh else _EN_USER).sub("", clause, count=1) or clause
+        if opening and _opening(clause, who) == opening:
+            clause = clause[len(opening) :].lstrip() or clause
         out.append(clause)
     return joiner.join(out)
 
