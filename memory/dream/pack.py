@@ -39,7 +39,12 @@ MAX_TOKENS = 64  # a packed item stays readable: about two short sentences
 # The embeddings put any two statements of one user near 0.85, so a word in common is what
 # says one topic.
 SHARED_COSINE = 0.85
-_GENERIC = frozenset("user users 用户 now currently still also 现在 目前 还是 一直".split())
+# words said of any topic: the user, now, liking, how often ("喜欢", "every")
+_GENERIC = frozenset(
+    "user users now currently still also like likes love loves enjoy enjoys prefer prefers "
+    "hate hates every day days week usually often always really "
+    "用户 现在 目前 还是 一直 喜欢 不喜欢 爱 讨厌 每天 每周 经常 常常 总是 时候".split()
+)
 _NUMERIC = re.compile(r"^[\d.,:%£$€¥]+$")
 
 
