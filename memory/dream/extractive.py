@@ -966,12 +966,15 @@ class ExtractiveEngine:
         self, keep: list[Cluster], cap: int, clusters: list[Cluster]
     ) -> tuple[list[Cluster], int]:
         """``keep`` (ranked) with the durable items below the cap packed into kept items of
-        their subject and topic (:mod:`pack`), and how many items packing took away. Only
-        durable statements pack: no plan, event, dated, changing or conflicting one, none
-        likelier chatter than :data:`JOIN_CHATTER`; two pack when close in meaning (cosine
-        at least :data:`PACK_COSINE`, :data:`PACK_OTHER_KIND` across kinds; without
-        embeddings, a topic and a content word in common, one kind) and neither is judged a
-        change of the other."""
+        their subject and topic (:mod:`pack`), then those left below the cap; and how many
+        items packing took away. Only durable statements pack: no plan, event, dated,
+        changing, placed (where one lives or works), shared or conflicting one, none likelier
+        chatter than :data:`JOIN_CHATTER`; an event, a change or a placed statement may take
+        a place packing freed, never packed itself. Two pack when :func:`pack.affinity` says
+        they go together, neither is judged a change of the other, no person kept them both
+        in a conflict, and the slot model reads them as one slot's values below
+        :data:`PACK_SLOT`. Each rule of what may not pack was a retirement lost on dev: an
+        old value, packed, is no longer retired whole (docs/dream.md, round 28)."""
         in_conflict = {id(c) for pair in self._open for c in pair} | set(self._conflict_of)
         entries = [
             pack.Entry(
@@ -986,6 +989,11 @@ class ExtractiveEngine:
                 and not c.head.shared  # a group's shared thing is no one's clause
                 and not join.placed(c.head.text)  # where one lives or works stays whole
                 and not clear_change(c.head.text),
+                alone=id(c) not in in_conflict
+                and c.head.kind not in ("plan", "chatter")
+                and (c.head.due is None or c.head.kind == "event")
+                and not c.head.ahead
+                and c.head.chatter < JOIN_CHATTER,
             )
             for c in keep
         ]

@@ -4,21 +4,25 @@ durable fact is lost to the cap while another item's place could hold two.
 MEMORY.md holds at most ``max_items`` items. When the engine's ranked items are more than
 that, the lowest-ranked would leave for the archive as ``overflow``. Before anything
 leaves, :func:`plan` packs: each durable item below the cut (in rank order) joins a kept
-item of the same subject, language and topic as a clause of it ("The user is at 81 kg
-now; wants to get under 80 by the new year", "女儿小美8岁；上三年级；对花生过敏"); when no
-kept item takes it, two kept items that fit together share one place and it takes the
-place freed. Only as much packing as the cap needs is done: with room for every item
-nothing is packed. A packed item holds at most :data:`MAX_PARTS` clauses and
-:data:`MAX_TOKENS` tokens, and cites every line of its clauses, each clause grounded in its
-own lines.
+item of the same subject, language and topic as a clause of it ("The user runs parkrun at
+Heaton Park; The user's parkrun best is 26:40", "女儿对花生过敏；上三年级了"); when no kept
+item takes it, two kept items that fit together share one place and it takes the place
+freed. Only as much packing as the cap needs is done: with room for every item nothing is
+packed. A packed item holds at most :data:`MAX_PARTS` clauses and :data:`MAX_TOKENS`
+tokens, and cites every line of its clauses, each clause grounded in its own lines.
 
-Never packed: two subjects (two members of a group, the user and the user's daughter),
-two languages, a plan, an event, a dated or changing statement, one in an open conflict,
-one likelier chatter than the engine allows, two items one of which the engine judges a
-change of the other (``fits`` says). The wording (:func:`packed_text`) is the host's, then
-each clause parted by "；" or "; ", a repeated subject dropped ("用户不吃香菜；不喝酒"), so
-the next dream reads the item clause by clause (:mod:`memory.dream.judge.clauses`) and may
-retire one clause and keep the rest.
+What goes together (:func:`affinity`): for the user, a topic word in common (not "like",
+"every day") and embeddings close; for another person, who is one topic, also two kinds
+of fact about them (her allergy, her school). Never two subjects (two members of a group,
+the user and the user's daughter), two languages, two values of one slot
+(:func:`two_values`), or a pair the engine judges a change of one another or the slot model
+reads as one slot. An item below the cut that a kept one may hold the slot of (perhaps its
+older value) is not saved: it leaves as before. Which items may pack at all, and which
+may only take a freed place (an event), the engine says (:class:`Entry`). The wording
+(:func:`packed_text`) is the host's, then each clause parted by "；" or "; ", the subject
+the host opens with not said again ("用户不吃香菜；不喝酒"), so the next dream reads the item
+clause by clause (:mod:`memory.dream.judge.clauses`) and may retire one clause and keep
+the rest.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ class Entry:
     subject: str
     parts: int = 1
     can: bool = True
+    alone: bool = False  # may take a place packing frees, never packed itself (an event)
 
 
 # ``fits(i, j)``: how well entries i and j go together (higher better), None if never
@@ -105,9 +110,12 @@ def affinity(
 
 
 def _opening(text: str, who: Sequence[str]) -> str:
-    """The subject ``text`` opens with ("用户", "The user", a name of ``who``), or "" when
-    what follows it reads as its own ("用户的", "The user's", "张伟：")."""
-    for name in ("用户", "The user", "the user", *sorted(who, key=len, reverse=True)):
+    """The subject ``text`` opens with ("用户", "The user", a Chinese name of ``who``), or ""
+    when what follows it reads as its own ("用户的", "The user's", "张伟："). An English name
+    stays: the next dream reads a clause's subject from "The user" or a Chinese name, not
+    from a clause opening with "is"."""
+    names = sorted((n for n in who if has_cjk(n)), key=len, reverse=True)
+    for name in ("用户", "The user", "the user", *names):
         if not text.startswith(name):
             continue
         rest = text[len(name) :]
@@ -168,13 +176,15 @@ def plan(
     groups: dict[int, list[int]] = {i: [i] for i in range(min(cap, len(entries)))}
     out_left: list[int] = []
     for x in range(cap, len(entries)):
-        if not entries[x].can or any(shadows(k, x) for k in range(x)):
+        can, alone = entries[x].can, entries[x].alone
+        if not (can or alone) or any(shadows(k, x) for k in range(x)):
             out_left.append(x)
             continue
         hosts = [
             (got, h)
             for h, group in groups.items()
-            if all(entries[k].can for k in group)
+            if can
+            and all(entries[k].can for k in group)
             and (got := _fit(entries, fits, group, [x])) is not None
         ]
         if hosts:

@@ -89,7 +89,10 @@ def test_a_packed_item_says_its_subject_once() -> None:
         == "The user weighs 84 kg; wants to get under 80 kg"
     )
     assert packed_text(["用户不吃香菜", "用户不喝酒"]) == "用户不吃香菜；不喝酒"
-    assert packed_text(["张伟对海鲜过敏", "张伟每周六去游泳"], ["张伟"]) == "张伟对海鲜过敏；每周六去游泳"
+    assert (
+        packed_text(["张伟对海鲜过敏", "张伟每周六去游泳"], ["张伟"])
+        == "张伟对海鲜过敏；每周六去游泳"
+    )
     # what reads as its own subject stays: "The user's", "用户的"
     assert (
         packed_text(["The user runs parkrun", "The user's parkrun best is 26:40"])
@@ -141,6 +144,11 @@ def test_plan_never_packs_two_subjects_nor_a_left_out_entry() -> None:
         Entry("李娜每周六去爬山", "李娜", can=False),
     ]
     assert plan(entries, 2, _close, lambda k, x: False) == [[0, 2], [1], [3]]
+    # an entry that may only take a freed place (an event) takes it, never packed
+    alone = [*entries[:3], Entry("李娜去了趟上海", "李娜", can=False, alone=True)]
+    assert plan(alone[:2] + alone[3:], 1, _close, lambda k, x: False) == [[0], [1], [2]]
+    assert plan(alone, 2, _close, lambda k, x: False) == [[0, 2], [1], [3]]
+    assert plan(alone, 3, _close, lambda k, x: False) == [[0, 2], [1], [3]]
     # an entry a kept one may hold the slot of (perhaps its older value) is not saved
     assert plan(entries, 2, _close, lambda k, x: k == 0 and x == 2) == [[0], [1], [2], [3]]
 
