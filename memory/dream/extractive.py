@@ -27,7 +27,7 @@ import numpy as np
 from memory.chatter import is_noise
 from memory.conflicts import assign_ids, settled_ids, with_conflict
 from memory.daily_notes import NoteLine
-from memory.dream import join, sections
+from memory.dream import join, pack, sections
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.embed_cache import EmbeddingCache, open_cache
 from memory.dream.grounding import SUPPORT_THRESHOLD as SUPPORT
@@ -100,6 +100,7 @@ from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.plain_read import plain_inputs
 from memory.dream.retire import left_out_news, left_out_olds, slot_keys
+from memory.dream.scoring import room
 from memory.dream.similarity import features
 from memory.dream.verdicts import VerdictCache, open_verdicts
 from memory.memory_file import MemoryItem, cited_lines
@@ -361,7 +362,16 @@ class ExtractiveEngine:
         merged += self._join_entities(live, clusters, inputs)
         self._conflict_of = self._number_conflicts(live, inputs)
         # Every live item, most important first: the deep phase admits them under the cap.
-        keep = sorted(live, key=lambda c: self._rank_key(c, inputs.today), reverse=True)
+        # a new value takes the place of the prior item it replaced (or a clause of it)
+        heirs = {id(c.superseded_by) for c in clusters if c.superseded_by and c.priors}
+        heirs |= {id(by) for c in clusters if c.priors for _, by in c.retired}
+        keep = sorted(
+            live, key=lambda c: self._rank_key(c, inputs.today, id(c) in heirs), reverse=True
+        )
+        cap = room(inputs.max_items, len(inputs.handwritten))
+        if len(keep) > cap:  # before anything is lost to the cap, pack what fits together
+            keep, packed = self._pack_under_cap(keep, cap, clusters)
+            merged += packed
         proposal = Proposal(keep=[self._item(c, zh) for c in keep], dropped=dropped)
         proposal.merged = merged + folded
         proposal.merges = [(self._item(c, zh), n) for c, n in self._merge_counts(keep) if n]
@@ -964,6 +974,90 @@ class ExtractiveEngine:
         live[:] = [c for c in live if id(c) not in gone]
         return len(gone)
 
+    def _pack_under_cap(
+        self, keep: list[Cluster], cap: int, clusters: list[Cluster]
+    ) -> tuple[list[Cluster], int]:
+        """``keep`` (ranked) with the durable items below the cap packed into kept items of
+        their subject and topic (:mod:`pack`), then those left below the cap; and how many
+        items packing took away. Only durable statements pack: no plan, event, dated,
+        changing, placed (where one lives or works), shared or conflicting one, none likelier
+        chatter than :data:`JOIN_CHATTER`; an event, a change or a placed statement may take
+        a place packing freed, never packed itself. Two pack when :func:`pack.affinity` says
+        they go together, neither is judged a change of the other, no person kept them both
+        in a conflict, and the slot model reads them as one slot's values below
+        :data:`PACK_SLOT`. Each rule of what may not pack was a retirement lost on dev: an
+        old value, packed, is no longer retired whole (docs/dream.md, round 28)."""
+        in_conflict = {id(c) for pair in self._open for c in pair} | set(self._conflict_of)
+        entries = [
+            pack.Entry(
+                c.head.text,
+                c.head.subject,
+                join.count_parts(c.head.text) if c.priors else 1,
+                can=id(c) not in in_conflict
+                and c.head.kind not in UNPACKED_KINDS
+                and c.head.due is None
+                and not c.head.ahead
+                and c.head.chatter < JOIN_CHATTER
+                and not c.head.shared  # a group's shared thing is no one's clause
+                and not join.placed(c.head.text)  # where one lives or works stays whole
+                and not clear_change(c.head.text),
+                alone=id(c) not in in_conflict
+                and c.head.kind not in ("plan", "chatter")
+                and (c.head.due is None or c.head.kind == "event")
+                and not c.head.ahead
+                and c.head.chatter < JOIN_CHATTER,
+            )
+            for c in keep
+        ]
+
+        def one_slot(k: int, x: int) -> bool:
+            """Whether k may hold x's slot, newer: two values of one type on one topic, or
+            the slot model's probability at least :data:`PACK_SLOT`."""
+            a, b = keep[k].head, keep[x].head
+            if pack.two_values(a.text, b.text):
+                return True
+            if a.subject != b.subject or keep[k].latest < keep[x].latest:
+                return False
+            cosine = _cosine(a, b)
+            got = slotmodel.probability(a.text, b.text, cosine, subject_words(a.subject))
+            return got >= PACK_SLOT
+
+        def fits(i: int, j: int) -> float | None:
+            a, b = keep[i].head, keep[j].head
+            cosine = _cosine(a, b)
+            got = pack.affinity(a.text, b.text, cosine, a.kind == b.kind, subject_words(a.subject))
+            if got is None or self._kept_apart(keep[i], keep[j]):
+                return None
+            if one_slot(i, j) or one_slot(j, i):
+                return None
+            if (
+                self._judged_change(b.said(), a.said(), cosine) is not None
+                or self._judged_change(a.said(), b.said(), cosine) is not None
+            ):
+                return None
+            return got
+
+        groups = pack.plan(entries, cap, fits, one_slot)
+        gone: dict[int, Cluster] = {}
+        out: list[Cluster] = []
+        for group in groups:
+            into = keep[group[0]]
+            out.append(into)
+            if len(group) == 1:
+                continue
+            head = into.head
+            texts = [keep[k].head.text for k in group]
+            text = pack.packed_text(texts, sorted(subject_words(head.subject)))
+            for k in group[1:]:
+                into.absorb(keep[k])
+                gone[id(keep[k])] = into
+            into._head = replace(head, text=text, prior=None, _said=None)
+        for cluster in clusters:  # what named a cluster packed away names the one it joined
+            if cluster.superseded_by is not None:
+                cluster.superseded_by = gone.get(id(cluster.superseded_by), cluster.superseded_by)
+            cluster.retired = [(c, gone.get(id(by), by)) for c, by in cluster.retired]
+        return out, len(gone)
+
     def _supersede(self, clusters: list[Cluster]) -> list[Cluster]:
         """Each cluster against the older ones of its subject that could hold the same
         slot: sharing a content word or a topic family (every rule needs one of them), or,
@@ -1349,13 +1443,16 @@ class ExtractiveEngine:
         return {id(c): cid for group, cid in zip(ordered, ids, strict=True) for c in group}
 
     @staticmethod
-    def _rank_key(cluster: Cluster, today: date) -> tuple[float, date, int, str]:
+    def _rank_key(
+        cluster: Cluster, today: date, heir: bool = False
+    ) -> tuple[float, date, int, str]:
+        """``heir``: the cluster replaced a prior item (or a clause of one): it ranks as
+        one, so a new value is not the first to leave under the cap its old value left."""
         head = cluster.head
         latest_day, order = cluster.latest
         days = len({s.day for s in cluster.members})
-        value = importance.score(
-            head.kind, head.chatter, days, (today - latest_day).days, bool(cluster.priors)
-        )
+        prior = bool(cluster.priors) or heir
+        value = importance.score(head.kind, head.chatter, days, (today - latest_day).days, prior)
         return (round(value, 6), latest_day, order, head.text)
 
     @staticmethod
@@ -1387,6 +1484,8 @@ class ExtractiveEngine:
 
 
 JOIN_CHATTER = 0.3  # an item likelier chatter than this joins no other
+UNPACKED_KINDS = frozenset({"plan", "event", "chatter"})  # never packed under the cap
+PACK_SLOT = 0.3  # two items the slot model reads this likely as one slot's values never pack
 RESTATE_NEAREST = 4  # a cluster's head is checked for restatement against this many
 NEAREST = 4  # a change is compared with this many of its subject's nearest older statements
 NEAREST_COSINE = 0.85  # and only those at least this close
