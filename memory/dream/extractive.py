@@ -1025,7 +1025,9 @@ class ExtractiveEngine:
         def fits(i: int, j: int) -> float | None:
             a, b = keep[i].head, keep[j].head
             cosine = _cosine(a, b)
-            got = pack.affinity(a.text, b.text, cosine, a.kind == b.kind, subject_words(a.subject))
+            who = subject_words(a.subject)
+            personal = a.kind in PERSONAL or b.kind in PERSONAL
+            got = pack.affinity(a.text, b.text, cosine, a.kind == b.kind, who, personal)
             if got is None or self._kept_apart(keep[i], keep[j]):
                 return None
             if one_slot(i, j) or one_slot(j, i):
@@ -1147,6 +1149,15 @@ class ExtractiveEngine:
                     part = None  # a clause its lines no longer support: the whole leaves
                 if asked and part is not None and not self._reads_as_fact(part.kept):
                     part = None  # what would stay is no fact ("陈静：你们见过的")
+                if part is None and not whole and join.count_parts(older.head.text) > 1:
+                    # an item packed of statements ("…；…"): only the ones the newer changes
+                    # leave, whatever way found the change; none of them alone, none leaves
+                    hits = self._joined_changes(head, older.head)
+                    part = split_joined(older.head.text, hits, subject_words(older.head.subject))
+                    if part is not None and not self._grounded(part, older):
+                        part = None
+                    if part is None and not all(hits):
+                        continue
                 if part is not None:  # one clause of a packed statement changed
                     older.revise(part.kept, part.retired, newer, self._inputs)
                     continue
@@ -1188,6 +1199,21 @@ class ExtractiveEngine:
         if not retires[at] or any(c > chances[at] - CLAUSE_MARGIN for c in rivals):
             return None
         return [i == at for i in range(len(chances))]
+
+    def _joined_changes(self, new: Statement, old: Statement) -> list[bool]:
+        """Which statements of the joined ``old`` ("…；…", :func:`joined_statements`) ``new``
+        retires, each judged alone as its own item."""
+        texts = joined_statements(old.text, subject_words(old.subject))
+        vectors = self.cache.embed(texts) if self.cache is not None else None
+        out: list[bool] = []
+        for k, text in enumerate(texts):
+            vector = vectors[k] if vectors is not None else None
+            one = replace(old, text=text, _said=None, vector=vector, row=-1)
+            cosine = None
+            if vector is not None and new.vector is not None:
+                cosine = float(new.vector @ vector)
+            out.append(self._judge_statements(new, one, cosine).retires)
+        return out
 
     def _judge_pair(self, newer: Cluster, older: Cluster, cosine: float | None) -> PairJudgement:
         """Whether ``newer`` retires ``older`` (:meth:`_judge_statements` of their heads); a
@@ -1481,6 +1507,32 @@ class ExtractiveEngine:
         fields = next((p.fields for p in reversed(priors) if p.fields), ())
         item = MemoryItem(head.text, cluster.refs, section, fields=fields)
         return with_conflict(item, self._conflict_of.get(id(cluster), ""))
+
+
+def joined_statements(text: str, who: frozenset[str]) -> list[str]:
+    """The statements an item joined ("用户不吃香菜；不喝酒" -> "用户不吃香菜", "用户不喝酒"),
+    each with the subject its first opens with (:func:`pack.packed_text` said it once)."""
+    joiner = join.ZH_JOINER if has_cjk(text) else join.EN_JOINER
+    pieces = [p.strip() for p in text.split(joiner) if p.strip()]
+    opening = pack.opening(pieces[0], sorted(who)) if pieces else ""
+    out = pieces[:1]
+    for piece in pieces[1:]:
+        if opening and not pack.opening(piece, sorted(who)) and not piece.startswith(opening):
+            piece = opening + ("" if has_cjk(opening) else " ") + piece
+        out.append(piece)
+    return out
+
+
+def split_joined(text: str, hits: list[bool], who: frozenset[str]) -> Split | None:
+    """The joined ``text`` apart at the statements ``hits`` marks (see
+    :func:`joined_statements`): None unless some, not all, are marked."""
+    pieces = joined_statements(text, who)
+    if len(hits) != len(pieces) or all(hits) or not any(hits):
+        return None
+    kept = [p for p, hit in zip(pieces, hits, strict=True) if not hit]
+    gone = [p for p, hit in zip(pieces, hits, strict=True) if hit]
+    words = sorted(who)
+    return Split(pack.packed_text(kept, words), pack.packed_text(gone, words))
 
 
 JOIN_CHATTER = 0.3  # an item likelier chatter than this joins no other

@@ -47,9 +47,17 @@ SHARED_COSINE = 0.85
 _GENERIC = frozenset(
     "user users now currently still also like likes love loves enjoy enjoys prefer prefers "
     "hate hates every day days week usually often always really "
-    "用户 现在 目前 还是 一直 喜欢 不喜欢 爱 讨厌 每天 每周 经常 常常 总是 时候".split()
+    "start started starts begin began since time times year years month months "
+    "用户 现在 目前 还是 一直 喜欢 不喜欢 爱 讨厌 每天 每周 经常 常常 总是 时候 "
+    "开始 今年 去年".split()
 )
-_NUMERIC = re.compile(r"^[\d.,:%£$€¥]+$")
+# a number, a date or a year says when or how much, never what about ("2027年", "31岁",
+# "一只", "三次", "6月"): a word with a digit, or opening with a Chinese numeral
+_NUMERIC = re.compile(r"\d|^[零〇一二两三四五六七八九十百千万几半每]")
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
 
 
 @dataclass(frozen=True)
@@ -69,11 +77,15 @@ Fits = Callable[[int, int], float | None]
 
 def topic(text: str) -> frozenset[str]:
     """The topic words of ``text``: its content words (English by stem), not the user, a
-    number or a word said of any statement ("now")."""
+    word said of any statement ("now"), a number, a date or a year ("2027年", "一只"), or
+    one Chinese character (a unit or a bare verb: "岁", "叫")."""
     return frozenset(
         stem(w.lower())
         for w in features(text).words
-        if w.lower() not in _GENERIC and not _NUMERIC.match(w)
+        if w.lower() not in _GENERIC
+        and w.lower() not in _MONTHS
+        and not _NUMERIC.search(w)
+        and not (has_cjk(w) and len(w) < 2)  # one character: a unit, a verb ("年", "叫")
     )
 
 
@@ -90,7 +102,12 @@ def two_values(a: str, b: str) -> bool:
 
 
 def affinity(
-    a: str, b: str, cosine: float | None, same_kind: bool, who: frozenset[str] = frozenset()
+    a: str,
+    b: str,
+    cosine: float | None,
+    same_kind: bool,
+    who: frozenset[str] = frozenset(),
+    personal: bool = False,
 ) -> float | None:
     """How well two statements of one subject go together as clauses of one item (higher
     better), None if they do not. ``who``: the subject's own words ("李婷", "daughter"),
@@ -98,18 +115,23 @@ def affinity(
     is at least :data:`SHARED_COSINE` and they share a topic word, or, for another
     person, tell two kinds of fact (her age and her school): one person is one topic, but
     two statements of one kind about her without a word in common may be two values of one
-    slot ("负责测试", "升任组长"). Never two values of one slot (:func:`two_values`). Without
+    slot ("负责测试", "升任组长"). ``personal``: either is of a kind always one's own
+    (health, work, identity): for the user it goes only with its own kind (an allergy is no
+    clause of a pet's item, whatever word they share). Never two values of one slot
+    (:func:`two_values`). Without
     embeddings (``cosine`` None), one kind and a topic word in common."""
     mine = frozenset(stem(w.lower()) for w in who)
     shared = len(topic(a) & topic(b) - mine)
     if cosine is None:
         cosine = SHARED_COSINE if same_kind and shared else 0.0
+    if not mine and personal and not same_kind:
+        return None  # the user's health, work or identity and another kind: two topics
     if cosine < SHARED_COSINE or not (shared or (mine and not same_kind)) or two_values(a, b):
         return None
     return cosine + 0.05 * min(shared, 2)
 
 
-def _opening(text: str, who: Sequence[str]) -> str:
+def opening(text: str, who: Sequence[str]) -> str:
     """The subject ``text`` opens with ("用户", "The user", a Chinese name of ``who``), or ""
     when what follows it reads as its own ("用户的", "The user's", "张伟："). An English name
     stays: the next dream reads a clause's subject from "The user" or a Chinese name, not
@@ -132,12 +154,12 @@ def packed_text(texts: Sequence[str], who: Sequence[str] = ()) -> str:
     zh = has_cjk(texts[0])
     joiner = ZH_JOINER if zh else EN_JOINER
     host = part(texts[0], True)
-    opening = _opening(host, who)
+    said = opening(host, who)
     out = [host]
     for text in texts[1:]:
         clause = part(text, False)
-        if opening and _opening(clause, who) == opening:
-            clause = clause[len(opening) :].lstrip() or clause
+        if said and opening(clause, who) == said:
+            clause = clause[len(said) :].lstrip() or clause
         out.append(clause)
     return joiner.join(out)
 
@@ -209,4 +231,14 @@ def plan(
     return kept + [[x] for x in out_left]
 
 
-__all__ = ["MAX_TOKENS", "Entry", "Fits", "affinity", "packed_text", "plan", "topic", "two_values"]
+__all__ = [
+    "MAX_TOKENS",
+    "Entry",
+    "Fits",
+    "affinity",
+    "opening",
+    "packed_text",
+    "plan",
+    "topic",
+    "two_values",
+]
