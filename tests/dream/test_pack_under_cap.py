@@ -13,7 +13,8 @@ import pytest
 
 from memory.daily_notes import append_section
 from memory.dream import DreamOptions, run_dream
-from memory.dream.pack import Entry, affinity, packed_text, plan, two_values
+from memory.dream.extractive import joined_statements, split_joined
+from memory.dream.pack import Entry, affinity, packed_text, plan, topic, two_values
 from memory.memory_file import parse_archive, parse_memory
 from memory.paths import MemoryRoot
 
@@ -222,3 +223,66 @@ def test_a_later_dream_retires_one_clause_of_a_members_packed_item(root: MemoryR
     assert not any("每周六去游泳" in t for t in texts), texts
     superseded = [a.text for a in parse_archive(archive) if a.reason == "superseded"]
     assert superseded == ["张伟每周六去游泳"]
+
+
+# -- round 28b: what packs, and a packed item losing only what changed -------------------
+
+
+def test_a_date_number_or_year_is_no_topic_word() -> None:
+    assert not topic("用户叫林晓峰，31岁（2027年）") & topic("用户2027年开始戒糖了")
+    assert not topic("用户养了一只柴犬") & topic("用户又领养了一只橘猫，一岁")
+    assert not topic("The user has run 3 times since 2026") & topic("The user quit sugar in 2026")
+    assert affinity("用户叫林晓峰，31岁（2027年）", "用户2027年开始戒糖了", 0.9, False) is None
+
+
+def test_the_users_health_packs_only_with_health() -> None:
+    allergy, cat = "用户对猫毛有点过敏，不过年糕能忍", "用户又领养了一只橘猫，叫年糕"
+    assert affinity(allergy, cat, 0.9, same_kind=False) is not None  # one word in common
+    assert affinity(allergy, cat, 0.9, same_kind=False, personal=True) is None
+    nuts, cats = "用户对花生过敏", "用户对猫毛过敏"
+    assert affinity(nuts, cats, 0.9, same_kind=True, personal=True) is not None
+
+
+def test_a_joined_item_parts_by_statement_each_with_its_subject() -> None:
+    text = (
+        "用户他们公司在南山科技园，骑车十分钟就到；在一家跨境电商公司当后端工程师；"
+        "在公司负责订单系统"
+    )
+    assert joined_statements(text, frozenset()) == [
+        "用户他们公司在南山科技园，骑车十分钟就到",
+        "用户在一家跨境电商公司当后端工程师",
+        "用户在公司负责订单系统",
+    ]
+    split = split_joined(text, [True, False, False], frozenset())
+    assert split is not None
+    assert split.kept == "用户在一家跨境电商公司当后端工程师；在公司负责订单系统"
+    assert split.retired == "用户他们公司在南山科技园，骑车十分钟就到"
+    assert split_joined(text, [False, False, False], frozenset()) is None
+    assert split_joined(text, [True, True, True], frozenset()) is None
+    assert joined_statements("The user weighs 84 kg; wants to get under 80 kg", frozenset()) == [
+        "The user weighs 84 kg",
+        "The user wants to get under 80 kg",
+    ]
+
+
+@pytest.mark.usefixtures("embeddings")
+def test_a_packed_item_loses_only_the_statement_a_move_changed(root: MemoryRoot) -> None:
+    lines = [
+        "用户他们公司在南山科技园，骑车十分钟就到",
+        "用户在一家跨境电商公司当后端工程师",
+        "用户在公司负责订单系统",
+    ]
+    _night(root, lines, 3, 30)
+    packed = (
+        "用户他们公司在南山科技园，骑车十分钟就到；在一家跨境电商公司当后端工程师；"
+        "在公司负责订单系统"
+    )
+    root.memory_md.write_text(
+        f"# MEMORY\n\n## 工作与学习\n- {packed} <!-- src: memory/2027-05-03.md#L4-L6 -->\n",
+        encoding="utf-8",
+    )
+    items, archive = _night(root, ["用户: 公司已经搬到福田了，我还住西丽"], 5, 30)
+    texts = "\n".join(t for t, _ in items)
+    assert "后端工程师" in texts and "订单系统" in texts, texts  # the job stays
+    superseded = [a.text for a in parse_archive(archive) if a.reason == "superseded"]
+    assert not any("后端工程师" in s or "订单系统" in s for s in superseded), superseded
