@@ -169,6 +169,12 @@ _DOING = (
 )
 _EN_DOER = re.compile(rf"^(?P<name>[A-Z][a-z]+){_DOING}")
 _ZH_DOER = re.compile(rf"^(?P<name>[小老][{''.join(sorted(SURNAMES))}])(?=[\u4e00-\u9fff])")
+# a full Chinese name opening a statement of where its bearer lives or works, or a move
+# ("苏晴住在徐汇", "李明明在深圳上班", "王磊搬到杭州了"): the English "Tom lives in" in Chinese
+_ZH_NAMED_DOER = re.compile(
+    rf"^(?P<name>[{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{1,2}}?)"
+    r"(?=(?:也|还|现在|已经|一直)?(?:住在|搬到|搬去|搬回|在[\u4e00-\u9fff]{2,8}?(?:工作|上班)))"
+)
 _NOT_DOER = frozenset(w.lower() for w in (*REL_OF, *CALENDAR_WORDS)) | _NO_NAME | {"user"}
 # an adverb opening a sentence ("Finally moved out", "Apparently left"), by its ending or one
 # of the few short ones: no name
@@ -187,7 +193,7 @@ def doer(text: str) -> str:
     name = english.group("name") if english else ""
     if name and name.lower() not in _NOT_DOER and not _ADVERB.match(name):
         return name
-    chinese = _ZH_DOER.match(body)
+    chinese = _ZH_DOER.match(body) or _ZH_NAMED_DOER.match(body)
     return chinese.group("name") if chinese else ""
 
 
