@@ -92,7 +92,16 @@ def topic(text: str) -> frozenset[str]:
 def two_values(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` give two values of one type on one topic ("rent is £1,150",
     "rent goes up to £1,240"): one slot told twice, never two clauses of one item. A goal
-    beside a value held is two slots."""
+    beside a value held is two slots; each clause is read alone, so a value held beside a
+    goal in one statement ("weighs 84 kg and wants under 80") is still a value held."""
+    return any(_two_values(x, y) for x in _CLAUSES.split(a) for y in _CLAUSES.split(b))
+
+
+# clauses part at a comma or semicolon (not "£1,150") or at an "and" ("weighs 84 kg and ...")
+_CLAUSES = re.compile(r"[，；;]|,(?!\d{3})|\s+and\s+")
+
+
+def _two_values(a: str, b: str) -> bool:
     if not topic(a) & topic(b):
         return False
     if bool(GOAL.search(a)) != bool(GOAL.search(b)):

@@ -286,3 +286,9 @@ def test_a_packed_item_loses_only_the_statement_a_move_changed(root: MemoryRoot)
     assert "后端工程师" in texts and "订单系统" in texts, texts  # the job stays
     superseded = [a.text for a in parse_archive(archive) if a.reason == "superseded"]
     assert not any("后端工程师" in s or "订单系统" in s for s in superseded), superseded
+
+
+def test_a_value_held_beside_a_goal_is_still_a_value() -> None:
+    held = "The user weighs 84 kg and wants to get under 80 by the new year"
+    assert two_values("The user is at 81 kg now, almost there", held)
+    assert not two_values("The user weighs 84 kg", "The user wants to get under 80 kg")

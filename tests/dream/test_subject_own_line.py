@@ -158,3 +158,12 @@ def test_a_stops_thing_comes_before_a_not_one_measure() -> None:
     newer = Said("赵磊：减肥了，巧克力一块都不吃了", "赵磊", "health")
     assert replaces(newer, older)
     assert not replaces(Said("赵磊：减肥了，薯片一片都不吃了", "赵磊", "health"), older)
+
+
+def test_a_full_chinese_name_where_its_bearer_lives_is_the_doer() -> None:
+    assert doer("用户说苏晴住在上海徐汇") == "苏晴"
+    assert doer("李明明在深圳上班") == "李明明"
+    assert doer("陈晨：明年搬去杭州") == ""  # a time word is no name
+    assert doer("用户住在西丽") == ""
+    # the user's own home is no new value of the girlfriend's
+    assert someone_else("用户：公司已经搬到福田了，用户还住西丽", "用户说苏晴住在上海徐汇", "user")

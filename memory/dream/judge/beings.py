@@ -170,9 +170,11 @@ _DOING = (
 _EN_DOER = re.compile(rf"^(?P<name>[A-Z][a-z]+){_DOING}")
 _ZH_DOER = re.compile(rf"^(?P<name>[小老][{''.join(sorted(SURNAMES))}])(?=[\u4e00-\u9fff])")
 # a full Chinese name opening a statement of where its bearer lives or works, or a move
-# ("苏晴住在徐汇", "李明明在深圳上班", "王磊搬到杭州了"): the English "Tom lives in" in Chinese
+# ("苏晴住在徐汇", "李明明在深圳上班", "王磊搬到杭州了"): the English "Tom lives in" in Chinese;
+# a time word opening it ("周末搬到…", "明年搬去…") is no name
 _ZH_NAMED_DOER = re.compile(
-    rf"^(?P<name>[{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{1,2}}?)"
+    r"^(?!周末|周[一二三四五六日天]|[明后今去前][天年早晚]|年[底初中]|月[底初中]|全家|下[周月个])"
+    rf"(?P<name>[{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{1,2}}?)"
     r"(?=(?:也|还|现在|已经|一直)?(?:住在|搬到|搬去|搬回|在[\u4e00-\u9fff]{2,8}?(?:工作|上班)))"
 )
 _NOT_DOER = frozenset(w.lower() for w in (*REL_OF, *CALENDAR_WORDS)) | _NO_NAME | {"user"}
