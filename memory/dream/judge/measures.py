@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from memory.dream.judge.relations import Said
 
 
+# a number, its thousands written with commas or not
 NUMBER = re.compile(rf"{THOUSANDS}|\d+(?:[.:]\d+)?")
 
 
@@ -132,7 +133,6 @@ def new_number(newer: Said, older: Said, who: frozenset[str]) -> bool:
     )
 
 
-# a number, its thousands written with commas or not
 # A number told as a difference ("我哥比我大三岁", "two years older than me"): no value of
 # what it is counted in (an age, a weight), so it replaces none.
 _COMPARED = re.compile(
@@ -208,10 +208,11 @@ def nothing_shared(newer: str, older: str, who: frozenset[str]) -> bool:
     return not any(w not in skip and not _DIGIT.search(w) and may_name(w) for w in shared)
 
 
-def relative_apart(newer: Said, older: Said, who: frozenset[str]) -> bool:
-    """Whether the newer names a relative the older does not ("Tom is 8" / "Tom's sister Amy
-    is 5") and says no change, or each names a relative the other's could not be, change
-    or not (:func:`relatives_apart`): a value of another person's, beside the older's."""
+def of_another_relative(newer: Said, older: Said, who: frozenset[str]) -> bool:
+    """Whether the newer's value is another relative's, beside the older's: the newer names
+    a relative the older does not ("Tom is 8" / "Tom's sister Amy is 5") and says no change,
+    or each names a relative the other's could not be, change or not (:func:`relatives_apart`,
+    the stricter test, numbers only). Asked of any new value, in words or in numbers."""
     text = newer.text
     if relatives_apart(text, older.text, who):
         return True

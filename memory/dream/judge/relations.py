@@ -34,9 +34,9 @@ from memory.dream.judge.measures import (
     new_number,
     nothing_shared,
     numbers_apart,
+    of_another_relative,
     of_then,
     other_distance,
-    relative_apart,
 )
 from memory.dream.judge.places import moved_to, other_place, placed
 from memory.dream.judge.single_slots import FORMER, ORIGIN
@@ -855,7 +855,7 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         return False  # "a 10k in 61 min" is another record than "a 5k in 28 min"
     if (
         new_value(newer.text, older.text, cosine, who)
-        and not relative_apart(newer, older, who)
+        and not of_another_relative(newer, older, who)
         and not numbers_apart(newer.text, older.text, who)
         and not nothing_shared(newer.text, older.text, who)
     ):
