@@ -789,7 +789,8 @@ def _beside(scenario: Scenario, old: str, new: str) -> str:
     from memory.dream.extractive import ExtractiveEngine
     from memory.dream.judge.classifier import classify
     from memory.dream.judge.clauses import packed
-    from memory.dream.judge.relations import Said, alias_of, aliased, core_words, subject_of
+    from memory.dream.judge.core_words import core_words
+    from memory.dream.judge.relations import Said, alias_of, aliased, subject_of
     from memory.dream.judge.wording import worded
     from memory.dream.similarity import features
     from memory.search.embeddings.local import LocalProvider

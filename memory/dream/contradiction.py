@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from memory.dream.judge.relations import clear_change
+from memory.dream.judge.told_change import clear_change
 
 DOUBT = re.compile(
     r"(?i)(好像|可能|也许|大概|似乎|不确定|不太确定|不知道|记不清|说不准|还是说|或者是|吗[？?]?$|"

@@ -59,24 +59,20 @@ from memory.dream.judge.clauses import (
     units,
 )
 from memory.dream.judge.dates import CALENDAR_WORDS
+from memory.dream.judge.measures import body_reading, numbers_apart, of_then, relatives_apart
 from memory.dream.judge.relations import (
     REL_OF,
     Said,
     alias_of,
     aliased,
     bare_kin,
-    body_reading,
-    clear_change,
     confirms,
     holds,
     is_future,
     moved_unplaced,
-    numbers_apart,
     of_origin,
-    of_then,
     one_day,
     other_thing_changed,
-    relatives_apart,
     replaces,
     same_fact,
     subject_of,
@@ -96,6 +92,7 @@ from memory.dream.judge.shared import (
     thing_words,
 )
 from memory.dream.judge.slots import anchors, sibling_changed, typed_values
+from memory.dream.judge.told_change import clear_change
 from memory.dream.judge.wording import readable, reword, worded
 from memory.dream.model import DreamInputs, Proposal
 from memory.dream.plain_read import plain_inputs
@@ -1740,7 +1737,7 @@ def _in_effect(said: Said) -> bool:
 
 def _holds_from(newer: Said, older: Said) -> bool:
     """An event that tells a value holding from its day: a change made (:func:`_in_effect`)
-    or one's weight or height read anew (:func:`relations.body_reading`: "今天称了一下，72公斤
+    or one's weight or height read anew (:func:`measures.body_reading`: "今天称了一下，72公斤
     了")."""
     if _in_effect(newer):
         return True

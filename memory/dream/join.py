@@ -32,8 +32,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from memory.dream.judge.beings import holders, names_in
+from memory.dream.judge.kin import REL_OF
 from memory.dream.judge.named import names
-from memory.dream.judge.relations import REL_OF
 from memory.segment import has_cjk
 from memory.tokens import estimate_tokens
 

@@ -21,17 +21,11 @@ from typing import TYPE_CHECKING, TypeVar
 from memory.chatter import is_question, is_transient
 from memory.dream.contradiction import Side, doubts, verdict
 from memory.dream.judge import single_slots
-from memory.dream.judge.relations import (
-    changed_to,
-    clear_change,
-    core_words,
-    is_future,
-    one_day,
-    other_thing_changed,
-    subject_words,
-)
+from memory.dream.judge.core_words import core_words
+from memory.dream.judge.relations import is_future, one_day, other_thing_changed, subject_words
 from memory.dream.judge.reversal import others_named
 from memory.dream.judge.slots import GOAL, typed_values
+from memory.dream.judge.told_change import changed_to, clear_change
 from memory.dream.similarity import features
 from memory.provenance import ref_lines
 

@@ -19,14 +19,10 @@ from datetime import date
 import pytest
 
 from memory.dream.extractive import ExtractiveEngine, _behind, _holds_from, _two_measured
+from memory.dream.judge.kin import others_named
+from memory.dream.judge.measures import body_reading, of_then, slot_numbers
 from memory.dream.judge.quantities import is_unit, one_unit
-from memory.dream.judge.relations import (
-    Said,
-    _slot_numbers,
-    body_reading,
-    of_then,
-    others_named,
-)
+from memory.dream.judge.relations import Said
 from memory.dream.retire import slot_keys
 
 
@@ -59,11 +55,11 @@ def test_units_name_no_thing() -> None:
 
 
 def test_numbers_read_in_digits_one_unit_and_their_clause() -> None:
-    assert _slot_numbers("用户体重一百五十斤") == {"体重": {"75"}, "公斤": {"75"}}
-    assert _slot_numbers("用户每周游泳3次")["游泳"] == {"3"}  # one digit is a number
-    assert _slot_numbers("用户月薪15k") == {"月薪": {"15000"}}
+    assert slot_numbers("用户体重一百五十斤") == {"体重": {"75"}, "公斤": {"75"}}
+    assert slot_numbers("用户每周游泳3次")["游泳"] == {"3"}  # one digit is a number
+    assert slot_numbers("用户月薪15k") == {"月薪": {"15000"}}
     # 只 is the breed's measure word, in another clause than the age
-    assert "只" not in _slot_numbers("团子三岁了，是只英短")
+    assert "只" not in slot_numbers("团子三岁了，是只英短")
 
 
 CHANGES = [

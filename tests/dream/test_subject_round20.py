@@ -8,7 +8,8 @@ from pathlib import Path
 
 from two_days import dream_two_days
 
-from memory.dream.judge.relations import Said, clear_change, replaces, subject_of
+from memory.dream.judge.relations import Said, replaces, subject_of
+from memory.dream.judge.told_change import clear_change
 from memory.memory_file import parse_archive
 
 FAMILY = frozenset({"孙奶奶", "孙建华", "刘芳"})

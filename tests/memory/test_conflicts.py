@@ -10,7 +10,8 @@ from mem_support import Crash, at, copy_root, crash_at, note, tree
 from memory.conflicts import PROMPT_NOTE, assign_ids, open_conflicts, unmark_lonely
 from memory.dream import DreamOptions, run_dream
 from memory.dream.contradiction import Side, doubts, verdict
-from memory.dream.judge.relations import clear_change, swapped_value
+from memory.dream.judge.relations import swapped_value
+from memory.dream.judge.told_change import clear_change
 from memory.errors import UsageError
 from memory.history import undo
 from memory.memory_file import MemoryItem, parse_memory, prompt_memory, read_archive, read_memory

@@ -18,7 +18,7 @@ from mem_support import SHANGHAI, at, note, tree
 from memory.dream import DreamOptions, keyed_npz, run_dream
 from memory.dream import text_memo as tm
 from memory.dream.embed_cache import ENV
-from memory.dream.judge import dates, relations, slotmodel, slots, wording
+from memory.dream.judge import core_words, dates, relations, slotmodel, slots, wording
 from memory.dream.similarity import Features, features
 from memory.forget import apply_forget, plan_forget
 from memory.paths import MemoryRoot
@@ -62,7 +62,7 @@ def _judged(text: str) -> tuple[object, ...]:
     return (
         features(text),
         wording._resolved(text, DAY),
-        relations._core(text),
+        core_words.core_words(text),
         slots.typed_values(text),
         slotmodel._cues(text),
         dates._find(text, DAY),

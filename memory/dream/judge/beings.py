@@ -24,7 +24,10 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from memory.dream.judge.dates import CALENDAR_WORDS
-from memory.dream.judge.relations import _EN_CAP, _EN_REL, _NO_NAME, _ZH_REL, REL_OF
+from memory.dream.judge.kin import EN_REL as _EN_REL
+from memory.dream.judge.kin import REL_OF
+from memory.dream.judge.kin import ZH_REL as _ZH_REL
+from memory.dream.judge.relations import _EN_CAP, _NO_NAME
 from memory.search.stemming import stem
 from memory.speaker import SURNAMES
 

@@ -29,8 +29,11 @@ from collections.abc import Iterable, Mapping
 
 from memory.dream.judge.address import compatible, familiar_form
 from memory.dream.judge.dates import CALENDAR_WORDS
+from memory.dream.judge.kin import EN_REL as _EN_REL
+from memory.dream.judge.kin import REL_OF
+from memory.dream.judge.kin import ZH_REL as _ZH_REL
 from memory.dream.judge.label import LABEL
-from memory.dream.judge.relations import _EN_REL, _NO_NAME, _ZH_REL, REL_OF, alias_of
+from memory.dream.judge.relations import _NO_NAME, alias_of
 from memory.segment import has_cjk, tokens, word_frequency
 from memory.speaker import SURNAMES
 

@@ -12,9 +12,7 @@ replaces a present fact ("moving to Portland in September" leaves "lives in Aust
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
-from datetime import date
 from functools import cached_property, lru_cache
 
 from memory.dream.judge.address import (
@@ -26,23 +24,24 @@ from memory.dream.judge.address import (
     told_of,
     unaddressed,
 )
+from memory.dream.judge.core_words import ANY_DAY, GENERIC, core_words, undated
 from memory.dream.judge.dates import find, month_number
+from memory.dream.judge.kin import EN_REL, REL_OF, REL_WORDS, ZH_REL, relations_named
 from memory.dream.judge.label import LABEL as _LABEL
-from memory.dream.judge.places import moved_to, other_place, placed
-from memory.dream.judge.quantities import canonical, is_unit, one_unit
-from memory.dream.judge.single_slots import FORMER, ORIGIN
-from memory.dream.judge.slots import (
-    GOAL,
-    ISO_DATE,
-    NEWS,
-    THOUSANDS,
-    new_value,
-    same_amounts,
-    two_things,
-    typed_values,
-    without_not_values,
+from memory.dream.judge.measures import (
+    NOT_MEASURED,
+    NUMBER,
+    new_number,
+    nothing_shared,
+    numbers_apart,
+    of_another_relative,
+    of_then,
+    other_distance,
 )
-from memory.dream.judge.slots import _names as may_name
+from memory.dream.judge.places import moved_to, other_place, placed
+from memory.dream.judge.single_slots import FORMER, ORIGIN
+from memory.dream.judge.slots import GOAL, ISO_DATE, new_value, typed_values
+from memory.dream.judge.told_change import CHANGE_TO, MOVED, SLOT_WORDS, changed_to, clear_change
 from memory.dream.similarity import (
     CHANGE,
     FAMILIES,
@@ -55,81 +54,18 @@ from memory.dream.similarity import (
 from memory.dream.text_memo import persisted
 from memory.overlap import containment, jaccard
 from memory.search.stemming import stem
-from memory.segment import STOPWORDS, content_words, has_cjk, tokens
+from memory.segment import STOPWORDS, content_words, has_cjk
 from memory.speaker import SURNAMES
 
-_REL = {
-    "father": "父亲 爸爸 爸 老爸 老爷子 父 father dad",
-    "mother": "母亲 妈妈 妈 老妈 母 mother mum mom mam",
-    "parents": "父母 爸妈 parents",
-    "wife": "妻子 老婆 太太 媳妇 wife",
-    "husband": "丈夫 老公 先生 husband",
-    "partner": "男朋友 女朋友 男友 女友 对象 伴侣 partner boyfriend girlfriend fiancé fiancée",
-    "son": "儿子 son",
-    "daughter": "女儿 闺女 daughter",
-    "child": "孩子 宝宝 kids children child kid",
-    "brother": "哥哥 弟弟 brother",
-    "sister": "姐姐 妹妹 sister",
-    "grandparent": "爷爷 奶奶 外公 外婆 姥姥 姥爷 grandmother grandfather grandma grandpa",
-    "grandchild": "孙子 孙女 外孙 外孙女 grandson granddaughter grandchildren",
-    "friend": "朋友 闺蜜 好友 friend bestie bff",
-    "colleague": "同事 colleague coworker",
-    "boss": "老板 领导 经理 主任 boss manager",
-    "advisor": "导师 advisor supervisor",
-    "roommate": "室友 roommate flatmate",
-    "pet": "猫 狗 宠物 仓鼠 cat dog pet hamster",
-}
-# a relation word -> its kind ("mum" -> "mother"), public: beings and the join read it
-REL_OF = {w: k for k, words in _REL.items() for w in words.split()}
-# The people around a subject: its relations (:data:`REL_OF`, no pet or boss, a job's
-# word too) and those it lives and works among.
-_PEOPLE = {w for w, kind in REL_OF.items() if kind not in ("pet", "boss")} | set(
-    (
-        "邻居 侄子 侄女 外甥 外甥女 表弟 表妹 表哥 表姐 堂弟 堂妹 堂哥 堂姐 舅舅 叔叔 阿姨 "
-        "姑姑 婶婶 舅妈 姨妈 嫂子 姐夫 妹夫 弟媳 公公 婆婆 岳父 岳母 同学 客户 房东 租客 队友 "
-        "neighbour neighbor nephew niece cousin uncle aunt auntie classmate client customer "
-        "landlord landlady tenant teammate housemate stepson stepdaughter grandson "
-        "granddaughter"
-    ).split()
-)
-EN_OTHERS = re.compile(
-    r"(?i)\b(?:"
-    + "|".join(sorted((w for w in _PEOPLE if w.isascii()), key=len, reverse=True))
-    + r")(?:s|'s)?\b"
-)
-ZH_OTHERS = re.compile(
-    "|".join(sorted((w for w in _PEOPLE if not w.isascii() and len(w) > 1), key=len, reverse=True))
-    + "|(?<=[我你他她的])["
-    + "".join(w for w in _PEOPLE if not w.isascii() and len(w) == 1)
-    + "]"
-)
-
-
-def others_named(text: str) -> frozenset[str]:
-    """The people around a subject ``text`` names (:data:`_PEOPLE`: relatives, neighbours,
-    classmates…), but a partner (the value of one's own stage: "有女朋友了"), lower-cased."""
-    found = {m.group(0).lower() for m in EN_OTHERS.finditer(text)}
-    found |= {m.group(0) for m in ZH_OTHERS.finditer(text)}
-    return frozenset(w for w in found if REL_OF.get(w) != "partner")
-
-
-_ZH_REL = "|".join(sorted((w for w in REL_OF if not w.isascii()), key=len, reverse=True))
-_EN_REL = "|".join(sorted((w for w in REL_OF if w.isascii()), key=len, reverse=True))
 # "用户对猫毛过敏" is the user's (no one is called 用户对); "张伟家的狗" is 张伟's dog.
-ZH_SUBJECT = re.compile(rf"^(?P<who>用户|(?!用户)[\u4e00-\u9fff]{{2,4}}?)家?的?(?P<rel>{_ZH_REL})")
+ZH_SUBJECT = re.compile(rf"^(?P<who>用户|(?!用户)[\u4e00-\u9fff]{{2,4}}?)家?的?(?P<rel>{ZH_REL})")
 _ZH_WHO = re.compile(r"^(?P<who>用户|[\u4e00-\u9fff]{2,3})")
 # a relation's own relation right after it ("brother's friend", "哥哥的朋友")
-_CHAINED = re.compile(rf"(?i)(?:'s\s+(?:\w+\s+)?(?P<en>{_EN_REL})\b|的(?P<zh>{_ZH_REL}))")
+_CHAINED = re.compile(rf"(?i)(?:'s\s+(?:\w+\s+)?(?P<en>{EN_REL})\b|的(?P<zh>{ZH_REL}))")
 EN_SUBJECT = re.compile(
-    rf"(?i)^(?P<who>the user|user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)'s\s+(?:\w+\s+)?(?P<rel>{_EN_REL})\b"
+    rf"(?i)^(?P<who>the user|user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)'s\s+(?:\w+\s+)?(?P<rel>{EN_REL})\b"
 )
 _EN_WHO = re.compile(r"^(?P<who>The user|the user|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
-# a number, its thousands written with commas or not
-_NUMBER = re.compile(rf"{THOUSANDS}|\d+(?:[.:]\d+)?")
-_MOVED = re.compile(
-    r"(?i)改到|改成|推迟|提前|延期|延到|延后|顺延|推到|\bmoved\b|\bpushed\b|postponed|"
-    r"rescheduled|slips|\bextended\b"
-)
 _FUTURE = re.compile(
     r"(?i)要|将|打算|计划|准备|下周|下个月|明年|\bwill\b|\bgoing to\b|\bplans? to\b|"
     r"\bplanning\b|\bare moving\b|\bis moving\b|\bstarts? (?:at|on)\b|\bnext\b"
@@ -139,13 +75,11 @@ _FUTURE = re.compile(
 # A relation named bare at the start, as its speaker calls it ("Mum moved into Oakwood",
 # "我妈住院了", "My wife is a nurse"): the speaker's relation. A one-character Chinese word
 # (妈, 猫) only after 我 ("妈妈" is two).
-_EN_BARE = re.compile(
-    rf"^(?:(?i:my|our)\s+(?P<rel>(?i:{_EN_REL}))|(?P<cap>(?i:{_EN_REL})))(?:'s)?\b"
-)
-_EN_CAP = "|".join(w.capitalize() for w in _EN_REL.split("|"))
-_ZH_MULTI_REL = "|".join(w for w in _ZH_REL.split("|") if len(w) > 1)
-_ZH_BARE = re.compile(rf"^(?:(?:我们|我|咱)的?(?P<rel>{_ZH_REL})|(?P<cap>{_ZH_MULTI_REL}))")
-_EN_OWNER = re.compile(rf"\b(?:(?i:my|our)\s+(?P<rel>(?i:{_EN_REL}))|(?P<cap>{_EN_CAP}))'s\b")
+_EN_BARE = re.compile(rf"^(?:(?i:my|our)\s+(?P<rel>(?i:{EN_REL}))|(?P<cap>(?i:{EN_REL})))(?:'s)?\b")
+_EN_CAP = "|".join(w.capitalize() for w in EN_REL.split("|"))
+_ZH_MULTI_REL = "|".join(w for w in ZH_REL.split("|") if len(w) > 1)
+_ZH_BARE = re.compile(rf"^(?:(?:我们|我|咱)的?(?P<rel>{ZH_REL})|(?P<cap>{_ZH_MULTI_REL}))")
+_EN_OWNER = re.compile(rf"\b(?:(?i:my|our)\s+(?P<rel>(?i:{EN_REL}))|(?P<cap>{_EN_CAP}))'s\b")
 # An opener that announces what follows and says nothing itself.
 _OPENER = re.compile(
     r"(?:另外|还有|对了|顺便)?(?:跟大家)?(?:(?:宣布|通知|报告|更新|告诉大家)(?:一下|个事|一件事)?"
@@ -174,7 +108,7 @@ _OWN_KIN = frozenset(
     "女儿 儿子 闺女 大女儿 小女儿 大儿子 小儿子 老公 老婆 丈夫 妻子 男朋友 女朋友 未婚夫 "
     "未婚妻".split()
 )
-_SUMMARY_OWN = re.compile(rf"^(?i:their|his|her)\s+(?=(?i:{_EN_REL})\b)")
+_SUMMARY_OWN = re.compile(rf"^(?i:their|his|her)\s+(?=(?i:{EN_REL})\b)")
 _SAID_BY_USER = re.compile(r"^(?:用户|The user|the user|User)(?:：|: )")
 
 
@@ -452,18 +386,18 @@ def bare_kin(body: str) -> str:
 
 
 _ZH_NAMED = re.compile(
-    rf"^(?P<who>用户|[\u4e00-\u9fff]{{2,4}}?)的?(?P<rel>{_ZH_REL})(?:的名字)?(?:叫做|名叫|叫)"
+    rf"^(?P<who>用户|[\u4e00-\u9fff]{{2,4}}?)的?(?P<rel>{ZH_REL})(?:的名字)?(?:叫做|名叫|叫)"
     r"(?P<name>[\u4e00-\u9fff]{2,3}?)(?=[，,。；、\s]|$|今年|[0-9])"
 )
 _EN_NAMED = re.compile(
-    rf"^(?P<who>The user|the user|[A-Z][a-z]+)'s\s+(?:\w+\s+)?(?P<rel>{_EN_REL}),?\s+"
+    rf"^(?P<who>The user|the user|[A-Z][a-z]+)'s\s+(?:\w+\s+)?(?P<rel>{EN_REL}),?\s+"
     r"(?:is called\s+|is named\s+|named\s+|called\s+)?(?P<name>[A-Z][a-z]+)\b"
 )
 # A relation named bare, then its name, as its speaker says it ("The user: Mum is Joan, she's
 # 86", "Tom: my wife is called Sarah"): the name of the speaker's relation.
 _EN_BARE_NAMED = re.compile(
     rf"^(?:(?P<who>The user|the user|User|[A-Z][a-z]+(?: [A-Z][a-z]+)?): )?"
-    rf"(?:(?i:my|our)\s+)?(?P<rel>(?i:{_EN_REL}))\s+(?:is called|is named|'s called|is)\s+"
+    rf"(?:(?i:my|our)\s+)?(?P<rel>(?i:{EN_REL}))\s+(?:is called|is named|'s called|is)\s+"
     r"(?P<name>[A-Z][a-z]+)(?=\s*(?:[,.;!]|$|and\b|who\b))"
 )
 
@@ -628,46 +562,16 @@ class Said:
         )
 
 
-_GENERIC = frozenset({"用户", "user", "user's", "the"})
-_ANY_DAY = date(2000, 1, 1)  # where a date is, not which, matters here
-
-
-@lru_cache(maxsize=50_000)
-def _undated(text: str) -> str:
-    """``text`` without its date expressions."""
-    out, last = [], 0
-    for span in find(text, _ANY_DAY):
-        out.append(text[last : span.start])
-        last = span.end
-    out.append(text[last:])
-    return ISO_DATE.sub(" ", " ".join(out))
-
-
-@lru_cache(maxsize=50_000)
-@persisted("relations.core")
-def _core(text: str) -> frozenset[str]:
-    """The content words, dates, numbers and the subject's generic name left out; English
-    words by their stem ("meeting" ~ "meet", "moved" ~ "move")."""
-    return frozenset(
-        stem(w) for w in content_words(_undated(text)) if not w[:1].isdigit() and w not in _GENERIC
-    )
-
-
-def core_words(text: str) -> frozenset[str]:
-    """What a statement is about beyond its subject, dates and numbers."""
-    return _core(text)
-
-
 @lru_cache(maxsize=4_096)
 def subject_words(subject: str) -> frozenset[str]:
     """The words that name a subject (``user/mother``: "mother", "mum", "妈妈", ...), no
     word of what is said about them: two statements about one's mum share "mum" whatever
     they say."""
     who, _, rel = subject.partition("/")
-    words = set(_core(who.replace("/", " ")))
+    words = set(core_words(who.replace("/", " ")))
     if rel:
-        words |= {stem(w.lower()) for w in _REL.get(rel, rel).split()}
-        words |= set(_core(_REL.get(rel, rel)))
+        words |= {stem(w.lower()) for w in REL_WORDS.get(rel, rel).split()}
+        words |= set(core_words(REL_WORDS.get(rel, rel)))
     return frozenset(words)
 
 
@@ -693,7 +597,7 @@ def same_fact(a: Said, b: Said, cosine: float | None = None) -> bool:
         return False
     if has_cjk(a.text) != has_cjk(b.text):
         return cosine >= CROSS_LANGUAGE_COSINE
-    if cosine < SAME_COSINE or containment(_core(a.text), _core(b.text)) < 0.5:
+    if cosine < SAME_COSINE or containment(core_words(a.text), core_words(b.text)) < 0.5:
         return False
     return not _other_name(a.text, b.text)
 
@@ -706,10 +610,10 @@ def _other_name(a: str, b: str) -> bool:
     吃一片硝苯地平"): a name-like word (three Chinese characters or more, a capitalised
     English word) of the smaller statement missing from the larger, and one of the larger
     missing from the smaller: two values alike by embedding, no restatement."""
-    small, large = sorted((a, b), key=lambda t: len(_core(t)))
-    only_small = _core(small) - _core(large) - _SLOT_WORDS
-    only_large = _core(large) - _core(small) - _SLOT_WORDS
-    if any(x in y or y in x for x in only_small for y in _core(large)):
+    small, large = sorted((a, b), key=lambda t: len(core_words(t)))
+    only_small = core_words(small) - core_words(large) - SLOT_WORDS
+    only_large = core_words(large) - core_words(small) - SLOT_WORDS
+    if any(x in y or y in x for x in only_small for y in core_words(large)):
         return False  # 浦东 inside 上海浦东: one name cut two ways
     names_small = [w for w in only_small if _NAME_WORD.match(w)]
     names_large = [w for w in only_large if _NAME_WORD.match(w)]
@@ -761,112 +665,29 @@ def _same_main_clause(a: str, b: str, who: frozenset[str] = frozenset()) -> bool
     main_a, main_b = _main_clause(a), _main_clause(b)
     if main_a == a and main_b == b:
         return False
-    if len(_core(main_a) - who) < 2 or len(_core(main_b) - who) < 2:
+    if len(core_words(main_a) - who) < 2 or len(core_words(main_b) - who) < 2:
         return False
-    return _core(main_a) == _core(main_b) or near_duplicate(main_a, main_b)
+    return core_words(main_a) == core_words(main_b) or near_duplicate(main_a, main_b)
 
 
 @lru_cache(maxsize=50_000)
 def _numbers(text: str) -> frozenset[str]:
-    return frozenset(n.replace(",", "") for n in _NUMBER.findall(text))
+    return frozenset(n.replace(",", "") for n in NUMBER.findall(text))
 
 
 SAME_COSINE = 0.93
 CROSS_LANGUAGE_COSINE = 0.88
 
 
-_SCHOOL_YEAR = re.compile(r"\d+\s*年级")
-
-
-@lru_cache(maxsize=50_000)
-def _slot_numbers(text: str) -> dict[str, frozenset[str]]:
-    """Numbers keyed by the words next to them ("体重 78 公斤" -> 体重, 公斤: {78}), read in
-    digits and one unit word a quantity (:func:`quantities.one_unit`: "体重一百五十斤" ->
-    体重, 公斤: {75}; "月薪15k" -> 月薪: {15000})."""
-    plain = _NUMBER.sub(lambda m: m.group(0).replace(",", ""), _undated(without_not_values(text)))
-    # a school year is a stage the school slot judges, no measure ("三年级" -> "3年级")
-    plain = _SCHOOL_YEAR.sub(" ", one_unit(canonical(plain)))
-    # each word with its clause: a number's neighbours are the words of its own clause
-    # ("团子三岁了，是只英短": 只 is the breed's), or the next ones when it stands alone in a
-    # list ("im priya, 34, a dentist")
-    words: list[tuple[str, int]] = []
-    for at, clause in enumerate(_CLAUSE.split(plain)):
-        # a letter cut off a word ("Mum's" -> "s") names no measured thing; a digit is one
-        words += [
-            (w, at)
-            for w in tokens(clause)
-            if w not in STOPWORDS and not (w.isascii() and len(w) < 2 and not w.isdigit())
-        ]
-    alone = Counter(at for _, at in words)
-    found: dict[str, set[str]] = {}
-    for i, (word, at) in enumerate(words):
-        numbers = _NUMBER.findall(word)
-        if not numbers:
-            continue
-        for near, where in words[max(0, i - 3) : i] + words[i + 1 : i + 3]:
-            if where != at and alone[at] > 1:
-                continue
-            if not _NUMBER.search(near) and near not in _NOT_MEASURED:
-                found.setdefault(near, set()).update(numbers)
-    return {word: frozenset(numbers) for word, numbers in found.items()}
-
-
-# Words beside a number that name no measured thing: whose it is, when or how nearly it
-# holds, what it runs until, the light verb before it ("81 kg now" and "day rate is now
-# £520" share "now"; "takes sertraline 50 mg" and "also takes levothyroxine 75 mcg" share
-# "takes"; "10 til 4" and "5 til 11" share "til"). A closed class, as the stopwords are.
-_NOT_MEASURED = frozenset(
-    "用户 user user's now also still currently again already almost nearly around roughly "
-    "only til till until since takes take taking got gets keeps keeping "
-    "现在 已经 大概 差不多 左右 目前".split()
-)
-
-
-# How often or per what a number counts ("每月 6800 元" / "每个月 4500"): a mortgage and a
-# rent share it, so it is no measured thing of its own.
-_PERIOD = frozenset(
-    "每 每个 每月 每周 每天 每年 每晚 每次 月 年 周 天 晚 次 个 per every each a an month "
-    "months week weeks day days year years night nights time times".split()
-)
-
-
-_CHANGE_TO = re.compile(
-    r"(?:改喝|改吃|改用|改成|换成|换到|搬到|搬去|跳槽到|转到|改到|改为|升为|现在住(?!的)|现在在|现在是|"
-    r"(?i:switched to|moved to|changed to|now (?:drinks?|lives? in|works? (?:at|for)|uses?)|"
-    r"gone fully|upped (?:\w+ )*?to|raised (?:\w+ )*?to|up to|cut down to|down to))\s*"
-    r"(?P<value>[\u4e00-\u9fff]{1,6}|[\w.:-]+(?:\s+[\w.:-]+)?)"
-)
-_SLOT_WORDS = frozenset(
-    "住 住在 搬 搬家 搬到 喝 吃 用 工作 上班 在 是 有 现在 还是 改 改到 改成 最近 每天 一直 "
-    "live lives living moved move moving drink drinks eat eats use uses work works now still "
-    "again switched changed".split()
-)
-_SLOT_WORDS |= frozenset(stem(w) for w in _SLOT_WORDS)  # as the core words are written
-
-
-@lru_cache(maxsize=50_000)
-def _changed_to(text: str) -> frozenset[str]:
-    """The new value a change names ("改喝乌龙茶" -> 乌龙茶's words)."""
-    out: set[str] = set()
-    for match in _CHANGE_TO.finditer(text):
-        out.update(w for w in content_words(match.group("value")) if w not in _SLOT_WORDS)
-    return frozenset(out)
-
-
-def changed_to(text: str) -> frozenset[str]:
-    """The words of the new values ``text`` says a change to ("改喝乌龙茶", "搬到良渚")."""
-    return _changed_to(text)
-
-
 @lru_cache(maxsize=50_000)
 def _change_clauses(text: str) -> str:
-    """The clauses of ``text`` that name a change's new value (:data:`_CHANGE_TO`), with the
+    """The clauses of ``text`` that name a change's new value (:data:`CHANGE_TO`), with the
     clause before each when it says the change ("陈静搬家了，搬到福田了"), joined; ``text``
     when none does."""
     pieces = _CLAUSE.split(text)
     keep: set[int] = set()
     for i, piece in enumerate(pieces):
-        if _CHANGE_TO.search(piece):
+        if CHANGE_TO.search(piece):
             keep.add(i)
             if i and CHANGE.search(pieces[i - 1]):
                 keep.add(i - 1)
@@ -879,7 +700,7 @@ _FAMILY_WORDS = frozenset(w for words in FAMILIES.values() for w in words)
 @lru_cache(maxsize=50_000)
 def _values(text: str) -> frozenset[str]:
     """The words naming a value (上海, berlin), not the slot (住, lives) or its topic."""
-    return frozenset(w for w in _core(text) if w not in _SLOT_WORDS | _FAMILY_WORDS)
+    return frozenset(w for w in core_words(text) if w not in SLOT_WORDS | _FAMILY_WORDS)
 
 
 def swapped_value(a: str, b: str, *, exclusive: int = 2) -> bool:
@@ -900,35 +721,6 @@ def _swapped(a: str, b: str) -> bool:
     return swapped_value(a, b, exclusive=1 if changed else 2)
 
 
-# An age reached, said so ("turned 42 today", "今天满 8 岁"): the age changed.
-_AGE_REACHED = re.compile(r"(?i)\bturn(?:ed|s)\s+\d{1,3}\b|满\s*\d{1,3}\s*岁")
-# A value moving to a new number ("rent goes to €640", "rose to 5.2%", "房租涨到4800"): a
-# number after the move (not "goes to Riverside Primary", where one goes, no value).
-_TO_NUMBER = re.compile(
-    r"(?i)\b(?:go|goes|going|went|gone|rises?|rose|risen|increase[sd]?|jump(?:s|ed)?|"
-    r"drop(?:s|ped)?|f[ae]ll(?:s|en)?)\s+(?:up\s+|down\s+)?to\s+[£$€¥]?\s*\d"
-    r"|(?:涨|降|升|加|减|调)(?:到|至)\s*[0-9零一二两三四五六七八九十百千万]"
-)
-
-
-# A line announcing a change ("change of plan, …", "计划有变", "改主意了").
-_ANNOUNCED = re.compile(r"(?i)\bchange of plans?\b|计划有变|改主意了")
-
-
-@lru_cache(maxsize=50_000)
-def clear_change(text: str) -> bool:
-    """Whether ``text`` says that something changed ("改成", "搬到", "no longer", "moved to",
-    "turned 42", "change of plan")."""
-    return bool(
-        CHANGE.search(text)
-        or _ANNOUNCED.search(text)
-        or _MOVED.search(text)
-        or _changed_to(text)
-        or _AGE_REACHED.search(text)
-        or _TO_NUMBER.search(text)
-    )
-
-
 # A value said to hold now, whatever later day the statement also names.
 _PRESENT_VALUE = re.compile(r"(?i)(?:\b(?:is|are|'s) now|现在是|现在)\s*[£$€¥]?\s*\d")
 
@@ -936,7 +728,7 @@ _PRESENT_VALUE = re.compile(r"(?i)(?:\b(?:is|are|'s) now|现在是|现在)\s*[£
 def former(text: str) -> bool:
     """Whether ``text`` tells of a value held before, not now (``single_slots.FORMER``), with
     no word of a change to a new one."""
-    return bool(FORMER.search(text)) and not _changed_to(text)
+    return bool(FORMER.search(text)) and not changed_to(text)
 
 
 _TAG = re.compile(r"\[[^\]]{1,20}\]")
@@ -957,8 +749,8 @@ def _changed_thing(newer: Said, older: Said, target: frozenset[str]) -> bool:
     slot word or the new value; two characters or more)."""
     if has_cjk(newer.text) != has_cjk(older.text):
         return False
-    old_core = _core(_TAG.sub(" ", older.text)) - _SLOT_WORDS - whose(newer, older) - target
-    for match in _CHANGE_TO.finditer(newer.text):
+    old_core = core_words(_TAG.sub(" ", older.text)) - SLOT_WORDS - whose(newer, older) - target
+    for match in CHANGE_TO.finditer(newer.text):
         clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
         words = [w for w in content_words(clause) if w not in STOPWORDS]
         while words and words[-1].lower() in _WHEN_DONE:
@@ -985,9 +777,9 @@ def moved_unplaced(newer: Said, older: Said) -> bool:
     who = whose(newer, older)
     for match in _MOVES.finditer(newer.text):
         clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
-        words = [w for w in content_words(clause) if w not in STOPWORDS and w not in _GENERIC]
+        words = [w for w in content_words(clause) if w not in STOPWORDS and w not in GENERIC]
         words = [w for w in words if w.lower() not in _WHEN_DONE and stem(w.lower()) not in who]
-        if not words or len(words[-1]) < 2 or words[-1] in _SLOT_WORDS:
+        if not words or len(words[-1]) < 2 or words[-1] in SLOT_WORDS:
             continue
         rest = _CLAUSE.split(newer.text[match.end() :], maxsplit=1)[0]
         if typed_values(rest):
@@ -1033,8 +825,8 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         return False  # "公司搬到福田了" moves no "在公司负责订单系统"
     if moved_away(newer, older):
         return True  # "Yusuf is moving to Manchester": "a pharmacist in Cardiff" moved
-    old_core, new_core = _core(older.text), _core(newer.text)
-    target = _changed_to(newer.text)
+    old_core, new_core = core_words(older.text), core_words(newer.text)
+    target = changed_to(newer.text)
     plans = "plan" in (newer.kind, older.kind)
     # what changed is the topic of the clauses naming the new values ("搬到福田了" of
     # "陈静搬家了，搬到福田了，周凯公司在福田" moves a home, whatever else the line says)
@@ -1044,331 +836,39 @@ def replaces(newer: Said, older: Said, cosine: float | None = None, *, loose: bo
         return False  # "也开始喝乌龙茶" adds a drink; "把公司搬到苏州" moves no home
     if fresh and (families or _changed_thing(newer, older, target)):
         return True  # "改喝乌龙茶了" replaces "喜欢喝绿茶"; "寿宴改到聚贤楼" the venue
-    new_nums, old_nums = _slot_numbers(newer.text), _slot_numbers(older.text)
     same_language = has_cjk(newer.text) == has_cjk(older.text)
     who = whose(newer, older)
-    # one's weight or height is one measured thing whatever the classifier calls each line
-    # ("体重150斤", a fact; "今天称了一下，72公斤了", an event)
-    body = bool(set(new_nums) & set(old_nums) & _BODY_UNITS)
-    if same_language and (newer.kind == older.kind or body):
-        # a number beside whose it is ("Mum's 2pm" / "Mum's 10mg") measures nothing of them;
-        # a one-digit count both say is what the values are of ("5公里跑了28分钟" / "5公里
-        # 跑了26分钟"); a longer number both say still holds the pair apart, as before
-        # one-digit numbers were read at all
-        said = {n for n in _all(new_nums) & _all(old_nums) if len(n) == 1}
-        shared = {w for w in set(new_nums) & set(old_nums) if new_nums[w] - said} - _PERIOD - who
-        if (
-            shared
-            and not _aim_beside_held(newer.text, older.text)
-            and not _not_its_value(newer.text, older.text)
-            and all(not (new_nums[w] - said) & old_nums[w] for w in shared)
-            and not _scopes_differ(newer.text, older.text)
-            and not _other_distance(newer.text, older.text)
-            and not two_things(newer.text, older.text, who)
-            and not same_amounts(newer.text, older.text)
-            and not _measures_apart(newer.text, older.text, new_nums, old_nums, who)
-        ):
-            return True  # the same measured thing, a new number
+    if new_number(newer, older, who):
+        return True  # the same measured thing, a new number
     new_days, old_days = _days(newer.text), _days(older.text)
     if new_days and old_days and not new_days & old_days and same_language:
         # what the plan is, beyond whose it is: a name shared by any two of one's plans
         marks = _change_words(newer.text)  # "改成" says it moved, not what moved
         overlap = containment(new_core - who - marks, old_core - who)
         changed = bool(marks)
-        others = _relations(newer.text, who) != _relations(older.text, who)
+        others = relations_named(newer.text, who) != relations_named(older.text, who)
         # a new date said with no word of a change is another occurrence ("physio on the
         # 3rd" and "physio on the 10th": weekly), not the plan moved
         if not others and changed and overlap >= 0.3:
             return True  # the same plan, a new date
-    if same_language and _other_distance(newer.text, older.text):
+    if same_language and other_distance(newer.text, older.text):
         return False  # "a 10k in 61 min" is another record than "a 5k in 28 min"
     if (
         new_value(newer.text, older.text, cosine, who)
-        and not relative_apart(newer, older, who)
+        and not of_another_relative(newer, older, who)
         and not numbers_apart(newer.text, older.text, who)
-        and not _nothing_shared(newer.text, older.text, new_nums, old_nums, who)
+        and not nothing_shared(newer.text, older.text, who)
     ):
         return True  # the same slot, a new value of the same type
     if _stopped(newer.text, older.text, who):
         return True  # "stopped the statin" ends "a statin at night"
     # The old value said again ("我还是住浦东，没搬家") is no replacement.
-    distinctive = (old_core & new_core) - _SLOT_WORDS
-    if distinctive and not target and len(distinctive) * 3 >= len(old_core - _SLOT_WORDS):
+    distinctive = (old_core & new_core) - SLOT_WORDS
+    if distinctive and not target and len(distinctive) * 3 >= len(old_core - SLOT_WORDS):
         return False
     if newer.kind != older.kind or not loose:
         return False
     return supersedes(newer.text, older.text) and _names_new_value(newer.text, older.text)
-
-
-# A number told as a difference ("我哥比我大三岁", "two years older than me"): no value of
-# what it is counted in (an age, a weight), so it replaces none.
-_COMPARED = re.compile(
-    r"比[^，,。；;]{0,10}?(?:大|小|多|少|高|矮|重|轻|早|晚|贵|便宜)了?[0-9一二两三四五六七八九十半几]"
-    r"|(?i:\b(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?:years?|yrs?|kg|kilos?|cm|lbs?|pounds?|minutes?|mins?|hours?)?"
-    r"\s+(?:older|younger|taller|shorter|heavier|lighter|more|less|earlier|later)\s+than\b)"
-)
-
-
-def _not_its_value(newer: str, older: str) -> bool:
-    """Whether a number one of the two gives is no value of what the other measures: a
-    difference (:data:`_COMPARED`), or an animal's beside no animal ("我养了一只柴犬叫豆包，
-    三岁了" / "用户31岁": the dog's age, not the user's)."""
-    from memory.dream.judge.beings import animal_named  # beings reads this module's words
-
-    if _COMPARED.search(newer) or _COMPARED.search(older):
-        return True
-    return animal_named(newer) != animal_named(older)
-
-
-def _aim_beside_held(newer: str, older: str) -> bool:
-    """Whether one of the two tells a value aimed for and the other none: two slots, as
-    :func:`slots.changes_value` reads them ("体重目标是65公斤" / "今天称了一下66公斤"), unless
-    the older holds a value before its aim and the newer tells it changed ("体重是81公斤，目标
-    是减到74公斤" / "体重降到了79公斤": the held clause changed, the aim stays)."""
-    if bool(GOAL.search(newer)) == bool(GOAL.search(older)):
-        return False
-    goal = GOAL.search(older)
-    held = goal is not None and bool(_NUMBER.search(older[: goal.start()]))
-    return not (held and tells_change(newer))
-
-
-def of_then(newer: Said, older: Said) -> bool:
-    """Whether ``newer`` gives a number of a month or a year gone by (``Said.past``: "去年
-    房租每月3200元", "last year's rent was £900", "上个月工资12000") that ``older`` does not,
-    and tells no change (:func:`tells_change`): a value of then, beside the present one,
-    not a new one ("去年房租涨到了3500" tells one)."""
-    return (
-        newer.past
-        and not older.past
-        and bool(_DIGIT.search(newer.text))
-        and not tells_change(newer.text)
-    )
-
-
-# Money's units, what many amounts are counted in, naming none of them.
-_MONEY = frozenset(
-    "pound pounds quid dollar dollars euro euros yuan rmb gbp usd eur 元 块 块钱 万 千 百".split()
-)
-
-
-_CURRENCY = re.compile(r"[£$€¥]")
-
-
-def _money(text: str) -> bool:
-    """Whether ``text`` gives an amount of money (a currency's unit or sign)."""
-    units = {kind.partition(":")[2] for kind in typed_values(text) if kind.startswith("num:")}
-    return bool(units & (_MONEY | {"cny"})) or bool(_CURRENCY.search(text))
-
-
-def _nothing_shared(
-    newer: str,
-    older: str,
-    new_nums: dict[str, frozenset[str]],
-    old_nums: dict[str, frozenset[str]],
-    who: frozenset[str],
-) -> bool:
-    """Whether two amounts of money measure two things (:func:`_measures_apart`: "rent is
-    1200 pounds a month" / "salary is 3000 pounds a month") and the two statements share no
-    word beyond whose they are, the units and the periods: nothing names one thing both
-    measure ("英语成绩是85分" / "英语期中考了91分" share 英语, one subject's score)."""
-    if not (_money(newer) and _money(older)):
-        return False  # a weight, a distance reworded ("scale says 77 kg"): one thing
-    if not _measures_apart(newer, older, new_nums, old_nums, who):
-        return False
-    skip = _NOT_MEASURED | _PERIOD | _MONEY | who | {w.lower() for w in who} | _SLOT_WORDS
-    shared = (_core(newer) & _core(older)) | (set(new_nums) & set(old_nums))
-    return not any(w not in skip and not _DIGIT.search(w) and may_name(w) for w in shared)
-
-
-def relative_apart(newer: Said, older: Said, who: frozenset[str]) -> bool:
-    """Whether the newer names a relative the older does not ("Tom is 8" / "Tom's sister Amy
-    is 5") and says no change, or each names a relative the other's could not be, change
-    or not (:func:`relatives_apart`): a value of another person's, beside the older's."""
-    text = newer.text
-    if relatives_apart(text, older.text, who):
-        return True
-    if NEWS.search(text) or clear_change(text):
-        return False
-    return bool(_relations(text, who) - _relations(older.text, who))
-
-
-# Relations one person may be named by in two statements: a child is a son or a daughter,
-# the parents are a father and a mother, a partner becomes a wife or a husband.
-_ONE_OF = {
-    "child": {"son", "daughter"},
-    "parents": {"father", "mother"},
-    "partner": {"wife", "husband"},
-}
-
-
-def _may_be(a: str, b: str) -> bool:
-    return a == b or b in _ONE_OF.get(a, ()) or a in _ONE_OF.get(b, ())
-
-
-_DIGIT = re.compile(r"\d")
-
-# "我爸", "我妈": a relation after the speaker's own pronoun, read as one word.
-_MY = re.compile(r"(?:我|你|他|她)(?=[\u4e00-\u9fff])")
-
-
-# Who speaks ("老爸：…", "Mum: …"): the name before a line's colon, no one it tells of.
-_SPOKEN_BY = re.compile(r"^[^：:，,。\s]{1,12}\s?[：:]")
-
-
-def _kin(text: str, who: frozenset[str]) -> frozenset[str]:
-    """The relations ``text`` names (:func:`_relations`), "我爸" as "爸" too, past whoever
-    says it ("妈妈：陈师傅换工作了" names no mother)."""
-    text = _SPOKEN_BY.sub(" ", text)
-    return _relations(text, who) | _relations(_MY.sub(" ", text), who)
-
-
-def relatives_apart(newer: str, older: str, who: frozenset[str]) -> bool:
-    """Whether both statements give a number (an age, a measure), both name relatives, and
-    none the newer names could be one the older names ("用户的妈妈今年65岁" / "用户的爸爸今年
-    68岁", "the user's son is 7" / "the user's daughter is now 4"): two people's values,
-    never one slot, whatever change is told. Values told in words (a home, a job) are left
-    to the rest of the judgement: one person has many names ("Mum" / "the kids' grandma")."""
-    if not (_DIGIT.search(newer) and _DIGIT.search(older)):
-        return False
-    mine, theirs = _kin(newer, who), _kin(older, who)
-    return bool(mine and theirs) and not any(_may_be(a, b) for a in mine for b in theirs)
-
-
-# The units of one's own weight, height and age: a number in one of them, of a subject, is
-# its body's, however it is told ("体重75公斤" / "称了一下72公斤", "weighs 80 kg" / "the
-# scale says 77 kg now"); money, hours, floors and kilometres measure many things.
-_BODY_UNITS = frozenset("公斤 kg 厘米 cm 岁 周岁 stone".split())
-
-
-def body_reading(newer: str, older: str) -> bool:
-    """Whether ``newer`` reads one's weight or height anew (a number beside a unit of
-    :data:`_BODY_UNITS` both give, another one, no goal): "今天称了一下，72公斤了" after
-    "体重150斤" is the weight from that day, however the classifier calls the line."""
-    new_nums, old_nums = _slot_numbers(newer), _slot_numbers(older)
-    units = set(new_nums) & set(old_nums) & _BODY_UNITS
-    return (
-        bool(units)
-        and all(not new_nums[u] & old_nums[u] for u in units)
-        and not GOAL.search(newer)
-        and not GOAL.search(older)
-    )
-
-
-# Whom a reflexive names is the subject, no measured thing ("weighed herself at 82.5 kg").
-_REFLEXIVE = frozenset("myself yourself himself herself itself ourselves themselves".split())
-
-
-def _measures_apart(
-    newer: str,
-    older: str,
-    new_nums: dict[str, frozenset[str]],
-    old_nums: dict[str, frozenset[str]],
-    who: frozenset[str],
-) -> bool:
-    """Whether two numbers sharing a word beside them (a unit, "元", "楼", "euros") may
-    measure two things, so a new number needs the newer to say that something changed:
-    each number of every pair sharing a word has a word beside it the other statement never
-    says ("房租 3000 元" / "工资 12000 元", "家住 12 楼" / "公司在 28 楼",
-    "rent is 1200 euros" / "partner earns 3000 euros"), or the newer names a relative the
-    older does not ("身高 180" / "老婆身高165": another's), or both name relatives that are
-    two people (:func:`relatives_apart`). A new number told plainly of one thing ("体重 80
-    公斤" / "体重 78 公斤", "weighed herself at 82.5 kg" / "weighs 84 kg") or told as a
-    change ("rent went up to £950", "称了一下57了") is not held back; a value said to hold
-    now ("现在每月工资12000元", "I'm now earning …") tells no change (:func:`tells_change`)."""
-    if relatives_apart(newer, older, who):
-        return True
-    skip = _NOT_MEASURED | _PERIOD | who | {w.lower() for w in who}
-    shared = (set(new_nums) & set(old_nums)) - skip
-    if NEWS.search(newer) or clear_change(newer):
-        # a change told lets a new number through here; so does a value said to hold now
-        # beside a word of what both measure ("the rate is 3.9% now" / "mortgage rate is
-        # 4.5%") or of one's own body ("the scale says 77 kg now" / "weighs 80 kg"), told
-        # in other words as often as not. Numbers sharing only the unit they are in, told
-        # with "now", are two things' when each has words of its own (:func:`numbers_apart`:
-        # "currently working 10 hours a day" / "sleeps 7 hours a night")
-        if tells_change(newer) or shared & _BODY_UNITS or not all(map(is_unit, shared)):
-            return False
-        return numbers_apart(newer, older, who)
-    if _relations(newer, who) - _relations(older, who) or others_named(newer) - others_named(older):
-        return True  # "老婆身高165" / "身高180"; "邻居养了三只猫" / "养了两只猫"
-    if not shared:
-        return False
-    pairs = {(a, b) for w in shared for a in new_nums[w] for b in old_nums[w]}
-    return _numbers_apart(newer, older, new_nums, old_nums, skip | shared, pairs)
-
-
-# Words saying a value holds now ("现在", "目前", "now", "currently"): the present, no change
-# (a value changed says so: "涨到", "went up", "了", "down to").
-_NOW = re.compile(r"(?i)\b(?:now|currently|these days|nowadays|at the moment)\b|现在|目前|如今")
-
-
-def tells_change(text: str) -> bool:
-    """Whether ``text`` says that something changed, past the words saying a value holds
-    now ("现在每月工资12000元" tells none, "现在房租涨到3300元了" does)."""
-    plain = _NOW.sub(" ", text)
-    return bool(NEWS.search(plain) or clear_change(plain))
-
-
-def _numbers_apart(
-    newer: str,
-    older: str,
-    new_nums: dict[str, frozenset[str]],
-    old_nums: dict[str, frozenset[str]],
-    skip: frozenset[str],
-    pairs: set[tuple[str, str]],
-) -> bool:
-    """Whether each pair of numbers (the newer's, the older's) measures two things: each
-    has a word beside it (past ``skip``) the other statement never says."""
-    new_said, old_said = _said_words(newer), _said_words(older)
-
-    def own(nums: dict[str, frozenset[str]], number: str, other: frozenset[str]) -> bool:
-        # a word beside the number the other statement never says
-        beside = {w for w, found in nums.items() if number in found} - skip - _REFLEXIVE
-        return any(_said_word(w) not in other for w in beside)
-
-    return bool(pairs) and all(
-        own(new_nums, a, old_said) and own(old_nums, b, new_said) for a, b in pairs
-    )
-
-
-def numbers_apart(newer: str, older: str, who: frozenset[str]) -> bool:
-    """Whether the newer says a value holds now and tells no change (:func:`tells_change`:
-    "现在每月工资12000元"), and every pair of their numbers measures two things
-    (:func:`_numbers_apart`), a word beside both or not ("the user's rent is £900 a month" /
-    "the user is now earning £2,400 a month"): no new value of one slot, however alike."""
-    if not _NOW.search(newer) or tells_change(newer):
-        return False
-    new_nums, old_nums = _slot_numbers(newer), _slot_numbers(older)
-    # the words beside numbers of both (a unit, "元", "kg") say nothing of what each measures
-    skip = (
-        _NOT_MEASURED | _PERIOD | who | {w.lower() for w in who} | (set(new_nums) & set(old_nums))
-    )
-    if _kin(newer, who) and _kin(older, who):
-        # both name relatives that may be one person (:func:`relatives_apart` said so):
-        # "老婆" / "女朋友" say whose, not what is measured
-        skip |= {w for w in {*new_nums, *old_nums} if stem(w.lower()) in _REL_STEM}
-    pairs = {(a, b) for a in _all(new_nums) for b in _all(old_nums)}
-    return _numbers_apart(newer, older, new_nums, old_nums, skip, pairs)
-
-
-def _all(nums: dict[str, frozenset[str]]) -> set[str]:
-    return {n for found in nums.values() for n in found}
-
-
-def _said_word(word: str) -> str:
-    """A word as :func:`_said_words` holds it: English by its stem."""
-    return word if has_cjk(word) else stem(word.lower())
-
-
-@lru_cache(maxsize=50_000)
-def _said_words(text: str) -> frozenset[str]:
-    """Every word of ``text``, English by its stem, Chinese as every run of two to four
-    characters (a word of another's segmentation is found in it)."""
-    plain = canonical(text).lower()
-    out = {_said_word(w) for w in tokens(plain)}
-    for run in re.findall(r"[\u4e00-\u9fff]+", plain):
-        out |= {run[i : i + n] for n in (1, 2, 3, 4) for i in range(len(run) - n + 1)}
-    return frozenset(out)
 
 
 def thing_moved(newer: Said, older: Said) -> bool:
@@ -1391,9 +891,9 @@ def _names_new_value(newer: str, older: str) -> bool:
     coffee machine to the kitchen", "换了一个新的咖啡杯", "now eats more beans")."""
     if topic_values(newer) - topic_values(older) or features(newer).negated:
         return True
-    if _changed_to(newer) - _core(older) or _STOP.search(newer):
+    if changed_to(newer) - core_words(older) or _STOP.search(newer):
         return True  # "改喝大麦茶": the value it changed to; "咖啡我戒了": the value stopped
-    return jaccard(_core(newer), _core(older)) >= 0.5
+    return jaccard(core_words(newer), core_words(older)) >= 0.5
 
 
 def moved_away(newer: Said, older: Said) -> bool:
@@ -1405,76 +905,8 @@ def moved_away(newer: Said, older: Said) -> bool:
         return False
     # who moves is named in the older's own words, not its speaker's label ("陈静：周凯在深圳…"
     # is not moved by "陈静搬家了")
-    to = moved_to(newer.text, _core(_LABEL.sub("", older.text, count=1)))
+    to = moved_to(newer.text, core_words(_LABEL.sub("", older.text, count=1)))
     return bool(to) and other_place(where.place, to)
-
-
-# How far a number reaches in time, by a closed class of words: every day, every week, a
-# weekend, one day only ("每天走8000步" / "周末爬山走了2万步": a habit and one outing).
-_SCOPES = {
-    "day": re.compile(r"(?i)每天|每日|天天|每晚|每早|\bdaily\b|\b(?:a|per|every) (?:day|night)\b"),
-    "week": re.compile(r"(?i)每周|每星期|每个?礼拜|\bweekly\b|\b(?:a|per|every) week\b"),
-    "month": re.compile(r"(?i)每月|每个月|\bmonthly\b|\b(?:a|per|every) month\b"),
-    "year": re.compile(r"(?i)每年|\byearly\b|\bannual(?:ly)?\b|\b(?:a|per|every) year\b"),
-    "weekend": re.compile(
-        r"(?i)周末|(?<!每)星期[六天日]|(?<!每)周[六日]"
-        r"|\b(?:at|on|over|this|last) (?:the )?weekend\b"
-    ),
-    "once": re.compile(
-        r"(?i)今天|昨天|前天|今早|今晚|昨晚|那天|这次|上次|上周|\btoday\b|\byesterday\b|"
-        r"\btonight\b|\bthis (?:morning|evening|afternoon)\b|\blast (?:night|week|time)\b"
-    ),
-}
-
-
-@lru_cache(maxsize=50_000)
-def _scopes(text: str) -> frozenset[str]:
-    return frozenset(name for name, pattern in _SCOPES.items() if pattern.search(text))
-
-
-def _scopes_differ(a: str, b: str) -> bool:
-    """Both say over what time their numbers count, and no span is the same: a daily habit and
-    one weekend's outing are two measured things, not a new value of one."""
-    sa, sb = _scopes(a), _scopes(b)
-    return bool(sa and sb) and not sa & sb
-
-
-# A time over a distance ("a 5k in 28 min", "10公里跑了61分钟"): the distance names the
-# thing timed, so two distances are two records, not a new value of one.
-_DISTANCE = re.compile(
-    r"(?i)(\d+(?:\.\d+)?)\s*(?:k|km|kms|kilometres?|kilometers?|miles?|mi|公里|千米)(?![a-z])"
-)
-_DURATION = re.compile(
-    r"(?i)\d+(?:[.:]\d+)?\s*(?:min|mins|minutes?|hours?|hrs?|h|secs?|seconds?|分钟|小时|分|秒)"
-    r"(?![a-z])"
-)
-
-
-def _other_distance(newer: str, older: str) -> bool:
-    """Both time a distance, and not the same one (in words too: "五公里" / "十公里")."""
-    newer, older = canonical(newer), canonical(older)
-    if not (_DURATION.search(newer) and _DURATION.search(older)):
-        return False
-    new_d = {float(m.group(1)) for m in _DISTANCE.finditer(newer)}
-    old_d = {float(m.group(1)) for m in _DISTANCE.finditer(older)}
-    return bool(new_d and old_d) and not new_d & old_d
-
-
-_REL_STEM = {stem(w.lower()): rel for w, rel in REL_OF.items()}
-
-
-# A relation named as who says it ("supervisor 说 proposal 可以延到…"): no one the plan is for.
-_SPEAKER = re.compile(
-    rf"(?i)(?:{_EN_REL}|{_ZH_REL})\s*(?:说|讲|告诉|通知|同意|\b(?:said|says|told|agreed)\b)"
-)
-
-
-@lru_cache(maxsize=50_000)
-def _relations(text: str, who: frozenset[str]) -> frozenset[str]:
-    """The relations a statement names beyond its subject and its speakers (带儿子, the
-    kids): whose plan it is, whom it is for."""
-    core = _core(_SPEAKER.sub(" ", text)) - who
-    return frozenset(_REL_STEM[w] for w in core if w in _REL_STEM)
 
 
 # Told as an addition, two ways. A statement told beside what one has ("also takes
@@ -1507,16 +939,20 @@ def other_thing_changed(newer: Said, older: Said) -> bool:
     after 把, a thing the older does not name: another thing moved, the older's value holds."""
     theirs = features(older.text).families
     who = whose(newer, older)
-    for match in _CHANGE_TO.finditer(newer.text):
+    for match in CHANGE_TO.finditer(newer.text):
         clause = _CLAUSE.split(_TAG.sub(" ", newer.text[: match.start()]))[-1]
-        words = [w for w in content_words(clause) if w not in STOPWORDS and w not in _GENERIC]
-        words = [w for w in words if stem(w.lower()) not in who and w not in _SLOT_WORDS]
+        words = [w for w in content_words(clause) if w not in STOPWORDS and w not in GENERIC]
+        words = [w for w in words if stem(w.lower()) not in who and w not in SLOT_WORDS]
         if not words:
             continue
         families = features(words[-1]).families
         if families and not families & theirs:
             return True
-        if "把" in clause and len(words[-1]) > 1 and not _core(words[-1]) & _core(older.text):
+        if (
+            "把" in clause
+            and len(words[-1]) > 1
+            and not core_words(words[-1]) & core_words(older.text)
+        ):
             return True  # "把跑步时间改到晚上": the time of the run moved, not "跑步5公里"
     return False
 
@@ -1525,7 +961,7 @@ def other_thing_changed(newer: Said, older: Said) -> bool:
 def _change_words(text: str) -> frozenset[str]:
     """The words of ``text``'s change markers ("改成", "moved"), as the core words are written."""
     out: set[str] = set()
-    for pattern in (CHANGE, _MOVED):
+    for pattern in (CHANGE, MOVED):
         for match in pattern.finditer(text):
             out.update(stem(w) for w in content_words(match.group(0)))
             out.add(stem(match.group(0).strip().lower()))
@@ -1548,8 +984,8 @@ def confirms(newer: str, older: str) -> bool:
     """``older`` says a value changed to something ("搬到滨江区", "switched to oat milk") and
     ``newer`` names that value again ("现在住滨江区江南大道"): it goes on from the change,
     it does not undo it."""
-    target = _changed_to(older)
-    return bool(target) and target <= (_core(newer) | _values(newer))
+    target = changed_to(older)
+    return bool(target) and target <= (core_words(newer) | _values(newer))
 
 
 _HOLDS = re.compile(r"(?i)\bstill\b|依然|仍然|仍在|还是(?!做|写|在做)|没搬|没换|没变")
@@ -1577,18 +1013,18 @@ def _stopped(newer: str, older: str, who: frozenset[str] = frozenset()) -> bool:
         return False
     # when it is taken or done and the light verb say nothing of what: "vitamin D every
     # morning" is not "stopped taking the morning iron tablets"
-    theirs = _core(older) - _SLOT_WORDS - _WHEN_WORDS
+    theirs = core_words(older) - SLOT_WORDS - _WHEN_WORDS
     for match in _STOP.finditer(newer):
         clause = _CLAUSE.split(newer[match.end() :], maxsplit=1)[0]
         # "甜食一口都不吃了": not one bite of it, the thing before the bite
         before = _NOT_ONE.sub("", _CLAUSE.split(newer[: match.start()])[-1])
-        told = _core(clause)  # what the stop is said of, and the most of it the older's
+        told = core_words(clause)  # what the stop is said of, and the most of it the older's
         after = _stopped_thing(clause, theirs)
         if has_cjk(before):
-            stopped = _core(before[-8:])
+            stopped = core_words(before[-8:])
         else:
             words = _AUXILIARY.sub("", before).split()[-2:]
-            stopped = _core(" ".join(words)) - who
+            stopped = core_words(" ".join(words)) - who
             # an older naming the newer's other names ("a letting agent takes over, Quinn
             # Lettings" before "Byrne is no longer the landlord; rent goes to Quinn
             # Lettings") told of the same change: no old value
@@ -1622,7 +1058,7 @@ def _stopped_thing(clause: str, theirs: frozenset[str]) -> frozenset[str]:
     thing = _AFTER_THING.sub("", _LIGHT.sub("", clause.strip()))
     if has_cjk(thing):
         thing = _LIGHT.sub("", thing.split("的")[-1])
-    words = _core(thing) - _WHEN_WORDS - _WEEKDAYS
+    words = core_words(thing) - _WHEN_WORDS - _WEEKDAYS
     return words if len(words & theirs) * 2 > len(words) else frozenset()
 
 
@@ -1630,7 +1066,7 @@ def _head(before: str, stopped: frozenset[str]) -> frozenset[str]:
     """What stopped, of the words right before a stop: the last of ``stopped`` in ``before``
     ("女儿的钢琴老师退了": the teacher, not the piano; "医生说阿卡波糖不吃了": 阿卡波糖; "Mr Byrne
     is no longer": Byrne)."""
-    words = [stem(w.lower()) for w in content_words(_undated(before))]
+    words = [stem(w.lower()) for w in content_words(undated(before))]
     last = next((w for w in reversed(words) if w in stopped), "")
     return frozenset({last}) if last else frozenset()
 
@@ -1648,7 +1084,7 @@ _WHEN_WORDS = frozenset(
         "weekday weekdays daily day days week weeks bedtime dinner lunch breakfast "
         "早上 早晨 晚上 上午 下午 中午 睡前 饭后 饭前 每天 每周 周末 早 晚"
     ).split()
-) | frozenset(stem(w) for w in _NOT_MEASURED)
+) | frozenset(stem(w) for w in NOT_MEASURED)
 # The rest said to go on ("阿司匹林照吃", "still takes the aspirin").
 _GOES_ON = re.compile(
     r"(?i)照吃|照常|照旧|照样|继续|还在|仍然|依然|\bstill\b|\bcontinues?\b|\bkeeps?\b"
@@ -1660,9 +1096,9 @@ def _goes_on(newer: str, older: str) -> bool:
     照吃" / "每天吃阿司匹林，也吃降压药"): the older holds in part, so it is not ended whole."""
     if not _STOP.search(newer):
         return False
-    theirs = _core(older) - _SLOT_WORDS - _WHEN_WORDS
+    theirs = core_words(older) - SLOT_WORDS - _WHEN_WORDS
     for clause in _CLAUSE.split(newer):
-        if _GOES_ON.search(clause) and not _STOP.search(clause) and _core(clause) & theirs:
+        if _GOES_ON.search(clause) and not _STOP.search(clause) and core_words(clause) & theirs:
             return True
     return False
 
@@ -1682,12 +1118,12 @@ def _days(text: str) -> frozenset[tuple[int, int]]:
     """The days ``text`` names, by month and day: "17 June" (no year, so read against no
     day in particular) is the day "2026-06-17" names."""
     return frozenset(
-        (span.first.month, span.first.day) for span in find(text, _ANY_DAY) if span.unit == "day"
+        (span.first.month, span.first.day) for span in find(text, ANY_DAY) if span.unit == "day"
     )
 
 
 def _has_number(text: str) -> bool:
-    return bool(_NUMBER.search(ISO_DATE.sub(" ", text)))
+    return bool(NUMBER.search(ISO_DATE.sub(" ", text)))
 
 
 def is_future(text: str) -> bool:
@@ -1698,11 +1134,8 @@ __all__ = [
     "Said",
     "alias_of",
     "aliased",
-    "body_reading",
-    "changed_to",
     "features",
     "other_thing_changed",
-    "others_named",
     "replaces",
     "same_fact",
     "subject_of",

@@ -17,8 +17,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.dream.judge.relations import Said, clear_change, core_words, subject_words
+from memory.dream.judge.core_words import core_words
+from memory.dream.judge.relations import Said, subject_words
 from memory.dream.judge.slots import typed_values
+from memory.dream.judge.told_change import clear_change
 from memory.dream.similarity import cjk_bigrams, negation_conflict
 from memory.segment import content_words, has_cjk
 

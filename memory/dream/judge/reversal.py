@@ -29,10 +29,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from memory.dream.judge.core_words import core_words
+from memory.dream.judge.kin import EN_OTHERS as _EN_OTHERS
+from memory.dream.judge.kin import ZH_OTHERS as _ZH_OTHERS
+from memory.dream.judge.kin import others_named
 from memory.dream.judge.label import LABEL
-from memory.dream.judge.relations import EN_OTHERS as _EN_OTHERS
-from memory.dream.judge.relations import ZH_OTHERS as _ZH_OTHERS
-from memory.dream.judge.relations import core_words, others_named
 from memory.dream.judge.single_slots import slot_values
 from memory.search.stemming import stem
 from memory.segment import STOPWORDS, content_words, has_cjk
