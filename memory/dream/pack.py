@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memory.dream.join import EN_JOINER, MAX_PARTS, ZH_JOINER, part
 from memory.dream.judge.slots import GOAL, typed_values
@@ -75,6 +76,7 @@ class Entry:
 Fits = Callable[[int, int], float | None]
 
 
+@lru_cache(maxsize=65536)
 def topic(text: str) -> frozenset[str]:
     """The topic words of ``text``: its content words (English by stem), not the user, a
     word said of any statement ("now"), a number, a date or a year ("2027年", "一只"), or
@@ -89,6 +91,7 @@ def topic(text: str) -> frozenset[str]:
     )
 
 
+@lru_cache(maxsize=65536)
 def two_values(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` give two values of one type on one topic ("rent is £1,150",
     "rent goes up to £1,240"): one slot told twice, never two clauses of one item. A goal
