@@ -123,6 +123,7 @@ def other_beings(newer: str, older: str, names: frozenset[str] = frozenset()) ->
     return bool(a) and bool(b) and not a & b
 
 
+@lru_cache(maxsize=50_000)
 def pets(text: str) -> frozenset[str]:
     """The kinds of animal ``text``'s clauses open with as one's own ("用户家的狗三岁了":
     dog)."""
