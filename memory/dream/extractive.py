@@ -1150,7 +1150,9 @@ class ExtractiveEngine:
                     # an item packed of statements ("…；…"): only the ones the newer changes
                     # leave, whatever way found the change; none of them alone, none leaves
                     hits = self._joined_changes(head, older.head)
-                    part = split_joined(older.head.text, hits, subject_words(older.head.subject))
+                    part = pack.split_joined(
+                        older.head.text, hits, subject_words(older.head.subject)
+                    )
                     if part is not None and not self._grounded(part, older):
                         part = None
                     if part is None and not all(hits):
@@ -1200,7 +1202,7 @@ class ExtractiveEngine:
     def _joined_changes(self, new: Statement, old: Statement) -> list[bool]:
         """Which statements of the joined ``old`` ("…；…", :func:`joined_statements`) ``new``
         retires, each judged alone as its own item."""
-        texts = joined_statements(old.text, subject_words(old.subject))
+        texts = pack.joined_statements(old.text, subject_words(old.subject))
         vectors = self.cache.embed(texts) if self.cache is not None else None
         out: list[bool] = []
         for k, text in enumerate(texts):
@@ -1504,32 +1506,6 @@ class ExtractiveEngine:
         fields = next((p.fields for p in reversed(priors) if p.fields), ())
         item = MemoryItem(head.text, cluster.refs, section, fields=fields)
         return with_conflict(item, self._conflict_of.get(id(cluster), ""))
-
-
-def joined_statements(text: str, who: frozenset[str]) -> list[str]:
-    """The statements an item joined ("用户不吃香菜；不喝酒" -> "用户不吃香菜", "用户不喝酒"),
-    each with the subject its first opens with (:func:`pack.packed_text` said it once)."""
-    joiner = join.ZH_JOINER if has_cjk(text) else join.EN_JOINER
-    pieces = [p.strip() for p in text.split(joiner) if p.strip()]
-    opening = pack.opening(pieces[0], sorted(who)) if pieces else ""
-    out = pieces[:1]
-    for piece in pieces[1:]:
-        if opening and not pack.opening(piece, sorted(who)) and not piece.startswith(opening):
-            piece = opening + ("" if has_cjk(opening) else " ") + piece
-        out.append(piece)
-    return out
-
-
-def split_joined(text: str, hits: list[bool], who: frozenset[str]) -> Split | None:
-    """The joined ``text`` apart at the statements ``hits`` marks (see
-    :func:`joined_statements`): None unless some, not all, are marked."""
-    pieces = joined_statements(text, who)
-    if len(hits) != len(pieces) or all(hits) or not any(hits):
-        return None
-    kept = [p for p, hit in zip(pieces, hits, strict=True) if not hit]
-    gone = [p for p, hit in zip(pieces, hits, strict=True) if hit]
-    words = sorted(who)
-    return Split(pack.packed_text(kept, words), pack.packed_text(gone, words))
 
 
 JOIN_CHATTER = 0.3  # an item likelier chatter than this joins no other

@@ -229,15 +229,19 @@ def part(text: str, first: bool) -> str:
     return _END.sub("", body) or text
 
 
+def joiner(text: str) -> str:
+    """What joins the statements of an item in ``text``'s language ("；" or "; ")."""
+    return ZH_JOINER if has_cjk(text) else EN_JOINER
+
+
 def joined(texts: Sequence[str]) -> str:
     """The wording of one joined item: the first statement, then each detail."""
-    joiner = ZH_JOINER if has_cjk(texts[0]) else EN_JOINER
-    return joiner.join(part(t, i == 0) for i, t in enumerate(texts))
+    return joiner(texts[0]).join(part(t, i == 0) for i, t in enumerate(texts))
 
 
 def count_parts(text: str) -> int:
     """How many statements an item may join already (1 for one with no joiner in it)."""
-    return 1 + text.count(ZH_JOINER if has_cjk(text) else EN_JOINER)
+    return 1 + text.count(joiner(text))
 
 
 __all__ = [
@@ -251,6 +255,7 @@ __all__ = [
     "count_parts",
     "groups",
     "joined",
+    "joiner",
     "owner",
     "part",
     "placed",

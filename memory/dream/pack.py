@@ -32,7 +32,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory.dream.join import EN_JOINER, MAX_PARTS, ZH_JOINER, part
+from memory.dream.join import MAX_PARTS, joiner, part
+from memory.dream.judge.clauses import Split
 from memory.dream.judge.slots import GOAL, typed_values
 from memory.dream.similarity import features
 from memory.search.stemming import stem
@@ -163,8 +164,6 @@ def opening(text: str, who: Sequence[str]) -> str:
 def packed_text(texts: Sequence[str], who: Sequence[str] = ()) -> str:
     """The wording of a packed item: the host's statement, then each clause, the subject
     the host opens with not said again ("用户不吃香菜；不喝酒"; ``who``: the subject's names)."""
-    zh = has_cjk(texts[0])
-    joiner = ZH_JOINER if zh else EN_JOINER
     host = part(texts[0], True)
     said = opening(host, who)
     out = [host]
@@ -173,7 +172,7 @@ def packed_text(texts: Sequence[str], who: Sequence[str] = ()) -> str:
         if said and opening(clause, who) == said:
             clause = clause[len(said) :].lstrip() or clause
         out.append(clause)
-    return joiner.join(out)
+    return joiner(texts[0]).join(out)
 
 
 def _can_join(entries: Sequence[Entry], a: list[int], b: list[int]) -> bool:
@@ -243,14 +242,41 @@ def plan(
     return kept + [[x] for x in out_left]
 
 
+def joined_statements(text: str, who: frozenset[str]) -> list[str]:
+    """The statements an item joined ("用户不吃香菜；不喝酒" -> "用户不吃香菜", "用户不喝酒"),
+    each with the subject its first opens with (:func:`pack.packed_text` said it once)."""
+    pieces = [p.strip() for p in text.split(joiner(text)) if p.strip()]
+    head = opening(pieces[0], sorted(who)) if pieces else ""
+    out = pieces[:1]
+    for piece in pieces[1:]:
+        if head and not opening(piece, sorted(who)) and not piece.startswith(head):
+            piece = head + ("" if has_cjk(head) else " ") + piece
+        out.append(piece)
+    return out
+
+
+def split_joined(text: str, hits: list[bool], who: frozenset[str]) -> Split | None:
+    """The joined ``text`` apart at the statements ``hits`` marks (see
+    :func:`joined_statements`): None unless some, not all, are marked."""
+    pieces = joined_statements(text, who)
+    if len(hits) != len(pieces) or all(hits) or not any(hits):
+        return None
+    kept = [p for p, hit in zip(pieces, hits, strict=True) if not hit]
+    gone = [p for p, hit in zip(pieces, hits, strict=True) if hit]
+    words = sorted(who)
+    return Split(packed_text(kept, words), packed_text(gone, words))
+
+
 __all__ = [
     "MAX_TOKENS",
     "Entry",
     "Fits",
     "affinity",
+    "joined_statements",
     "opening",
     "packed_text",
     "plan",
+    "split_joined",
     "topic",
     "two_values",
 ]

@@ -13,8 +13,16 @@ import pytest
 
 from memory.daily_notes import append_section
 from memory.dream import DreamOptions, run_dream
-from memory.dream.extractive import joined_statements, split_joined
-from memory.dream.pack import Entry, affinity, packed_text, plan, topic, two_values
+from memory.dream.pack import (
+    Entry,
+    affinity,
+    joined_statements,
+    packed_text,
+    plan,
+    split_joined,
+    topic,
+    two_values,
+)
 from memory.memory_file import parse_archive, parse_memory
 from memory.paths import MemoryRoot
 
